@@ -1,0 +1,623 @@
+"""The rules of Iago (Kanare Kato) as read by docs/rules.md.
+
+A `Board` holds the disks, the side to move and a stack of small undo records. Cells are ints
+0-60 (see hexgrid); a cell's state is one byte: EMPTY, DARK or LIGHT face up, or a captive
+(CAPTIVE bit set) whose low bits keep its hidden colour. Capture and release both toggle the
+CAPTIVE bit, so an undo record is just the placed cell and the flipped cells.
+"""
+
+from iago import hexgrid
+from iago.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+EMPTY = const(0)
+DARK = const(1)
+LIGHT = const(2)
+CAPTIVE = const(4)
+DARK_CAPTIVE = const(5)
+LIGHT_CAPTIVE = const(6)
+
+PRODUCT = "product"
+COUNT = "count"
+
+# How the centre decided a tie (Outcome.tie_break).
+CENTRE_DISK = "centre disk"
+CENTRE_CAPTIVE = "centre captive"
+
+_CELLS = const(61)
+_CENTRE = hexgrid.CENTRE
+_NEIGHBOURS = hexgrid.NEIGHBOURS
+_RAY_CELLS = hexgrid.RAY_CELLS
+_RAY_START = hexgrid.RAY_START
+_OUTER_OR_CENTRE = hexgrid.OUTER_OR_CENTRE
+_IS_OUTER = hexgrid.IS_OUTER
+# Empty inner cells other than the centre are legal whenever no capture is forced.
+_FREE_INNER = bytes(0 if _IS_OUTER[c] or c == _CENTRE else 1 for c in range(_CELLS))
+
+_SIDE_NAMES = {DARK: "dark", LIGHT: "light"}
+_DISK_CHARS = {DARK: "D", LIGHT: "L", DARK_CAPTIVE: "d", LIGHT_CAPTIVE: "l"}
+_CHAR_DISKS = {"D": DARK, "L": LIGHT, "d": DARK_CAPTIVE, "l": LIGHT_CAPTIVE, ".": EMPTY}
+
+# Penalty state kept between placements (position text's optional third field).
+_MISS = const(1)   # the previous placement missed a forced capture; claimable now
+_FREE = const(2)   # a claim was granted: the side to move may place on any empty cell
+_PENALTY_FIELDS = {"miss": _MISS, "free": _FREE}
+
+
+def side_name(side):
+    return _SIDE_NAMES[side]
+
+
+# Scratch layout shared by generate_plain and the viper kernel: per-cell flip counts, cells
+# touched by the scan, then the legal moves.
+_TOUCHED = const(61)
+MOVES = const(122)
+SCRATCH_SIZE = const(183)
+# Mode bits for generate: the side to move in bits 0-1, then these.
+RELEASE_ON = const(4)
+FORCED_CAPTURE = const(8)
+
+
+def generate_plain(cells, scratch, mode):
+    """Write the legal moves of the side to move into scratch[MOVES:], in cell order.
+
+    Returns how many. Walks out from each of the mover's face-up disks, so the scan grows with
+    the disks on the board, not the empty cells; scratch[cell] collects 2 x captures, | 1 for
+    a release. The caller handles a finished game and a free (penalty) placement.
+    """
+    side = mode & 3
+    release = mode & RELEASE_ON
+    opp = side ^ 3
+    n = 0
+    for anchor in range(_CELLS):
+        if cells[anchor] != side:
+            continue
+        base = anchor * 6
+        for d in range(6):
+            i = _RAY_START[base + d]
+            end = _RAY_START[base + d + 1]
+            if i == end:
+                continue
+            v = cells[_RAY_CELLS[i]]
+            if v == opp:
+                first = i
+                i += 1
+                while i < end and cells[_RAY_CELLS[i]] == opp:
+                    i += 1
+                if i < end:
+                    cell = _RAY_CELLS[i]
+                    if cells[cell] == EMPTY:
+                        if not scratch[cell]:
+                            scratch[_TOUCHED + n] = cell
+                            n += 1
+                        scratch[cell] += (i - first) << 1
+            elif v & CAPTIVE and release:
+                i += 1
+                while i < end and cells[_RAY_CELLS[i]] & CAPTIVE:
+                    i += 1
+                if i < end:
+                    cell = _RAY_CELLS[i]
+                    if cells[cell] == EMPTY and (_OUTER_OR_CENTRE[anchor] or _OUTER_OR_CENTRE[cell]):
+                        if not scratch[cell]:
+                            scratch[_TOUCHED + n] = cell
+                            n += 1
+                        scratch[cell] |= 1
+    best = 0
+    if mode & FORCED_CAPTURE:
+        for i in range(_TOUCHED, _TOUCHED + n):
+            if scratch[scratch[i]] > best:
+                best = scratch[scratch[i]]
+        best >>= 1
+    count = 0
+    if best:
+        # Few cells capture: pick them from the touched list and sort them into cell order.
+        for i in range(_TOUCHED, _TOUCHED + n):
+            cell = scratch[i]
+            if scratch[cell] >> 1 == best:
+                j = MOVES + count
+                while j > MOVES and scratch[j - 1] > cell:
+                    scratch[j] = scratch[j - 1]
+                    j -= 1
+                scratch[j] = cell
+                count += 1
+    else:
+        for cell in range(_CELLS):
+            if cells[cell] == EMPTY and (_FREE_INNER[cell] or scratch[cell]):
+                scratch[MOVES + count] = cell
+                count += 1
+        if not count and cells[_CENTRE] == EMPTY:
+            scratch[MOVES] = _CENTRE  # last-hex rule
+            count = 1
+    for i in range(_TOUCHED, _TOUCHED + n):
+        scratch[scratch[i]] = 0
+    return count
+
+
+generate = generate_plain
+try:
+    # On MicroPython with a native emitter the viper kernel of the same function is chosen;
+    # the plain code stays the reference and the tests cross-check the two.
+    from iago._kernel import generate
+except (ImportError, SyntaxError):
+    pass
+
+
+class Rules:
+    """The rule flags: forced capture, release, scoring, and the penalty option."""
+
+    def __init__(self, forced_capture=True, release=True, scoring=PRODUCT, penalty=False):
+        if scoring not in (PRODUCT, COUNT):
+            raise InvalidRulesError("unknown scoring: %r" % (scoring,))
+        if penalty and not forced_capture:
+            raise InvalidRulesError("the penalty option needs forced capture (not with loose)")
+        self.forced_capture = bool(forced_capture)
+        self.release = bool(release)
+        self.scoring = scoring
+        self.penalty = bool(penalty)
+
+    @classmethod
+    def parse(cls, name):
+        """'standard', 'loose', 'simple', combined with '+', optionally '+penalty'."""
+        flags = {"forced_capture": True, "release": True, "scoring": PRODUCT, "penalty": False}
+        words = name.strip().lower().split("+") if isinstance(name, str) else [""]
+        for word in words:
+            if word == "standard":
+                pass
+            elif word == "loose":
+                flags["forced_capture"] = False
+            elif word == "simple":
+                flags["release"] = False
+                flags["scoring"] = COUNT
+            elif word == "penalty":
+                flags["penalty"] = True
+            else:
+                raise InvalidRulesError(
+                    "unknown rules %r in %r (use standard, loose, simple, penalty joined by +)"
+                    % (word, name))
+        return cls(**flags)
+
+    def name(self):
+        """The canonical name, which `parse` reads back to equal rules."""
+        words = []
+        if not self.forced_capture:
+            words.append("loose")
+        if not self.release and self.scoring == COUNT:
+            words.append("simple")
+        elif not self.release or self.scoring == COUNT:
+            raise InvalidRulesError("these flags have no name: release=%s scoring=%s"
+                                    % (self.release, self.scoring))
+        if not words:
+            words.append("standard")
+        if self.penalty:
+            words.append("penalty")
+        return "+".join(words)
+
+    def __eq__(self, other):
+        return (isinstance(other, Rules) and self.forced_capture == other.forced_capture and
+                self.release == other.release and self.scoring == other.scoring and
+                self.penalty == other.penalty)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return "Rules.parse(%r)" % self.name()
+
+
+STANDARD = Rules()
+STARTING_TEXT = "5/6/7/8/9/8/7/6/5 D"
+
+
+class Outcome:
+    """The result of a finished game, as data."""
+
+    def __init__(self, winner, dark_score, light_score, scoring, tie_break=None):
+        self.winner = winner
+        self.dark_score = dark_score
+        self.light_score = light_score
+        self.scoring = scoring
+        self.tie_break = tie_break
+
+    def result(self):
+        """'1-0' when dark wins, '0-1' when light wins (as in game records)."""
+        return "1-0" if self.winner == DARK else "0-1"
+
+    def __eq__(self, other):
+        return (isinstance(other, Outcome) and self.winner == other.winner and
+                self.dark_score == other.dark_score and self.light_score == other.light_score and
+                self.scoring == other.scoring and self.tie_break == other.tie_break)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return "Outcome(winner=%s, dark=%d, light=%d, scoring=%s, tie_break=%r)" % (
+            _SIDE_NAMES[self.winner], self.dark_score, self.light_score, self.scoring,
+            self.tie_break)
+
+
+class LegalMoves:
+    """A cheap view of the placements the board accepts now, in cell order."""
+
+    def __init__(self, board):
+        self._board = board
+
+    def __iter__(self):
+        return iter(self._board._legal())
+
+    def __len__(self):
+        return len(self._board._legal())
+
+    def count(self):
+        return len(self._board._legal())
+
+    def __contains__(self, cell):
+        return cell in self._board._legal()
+
+    def __bool__(self):
+        return bool(self._board._legal())
+
+    def __repr__(self):
+        return "<LegalMoves %s>" % " ".join(hexgrid.cell_name(c) for c in self)
+
+
+class Board:
+    """An Iago position with its history. Dark moves first on an empty board."""
+
+    def __init__(self, text=None, rules=None):
+        self.rules = rules if rules is not None else STANDARD
+        self._cells = bytearray(_CELLS)
+        self._scratch = bytearray(SCRATCH_SIZE)
+        self.turn = DARK
+        self._penalty = 0
+        self._empty_inner = 37
+        self._stack = []
+        self.move_stack = []
+        # Plies before which a penalty claim was granted (for game records).
+        self.claims = []
+        self.start_text = STARTING_TEXT
+        self._legal_cache = None
+        if text is not None:
+            self.set_text(text)
+
+    @classmethod
+    def from_text(cls, text, rules=None):
+        return cls(text, rules)
+
+    def copy(self):
+        board = Board(None, self.rules)
+        board._cells[:] = self._cells
+        board.turn = self.turn
+        board._penalty = self._penalty
+        board._empty_inner = self._empty_inner
+        board._stack = list(self._stack)
+        board.move_stack = list(self.move_stack)
+        board.claims = list(self.claims)
+        board.start_text = self.start_text
+        return board
+
+    # --- disks -------------------------------------------------------------------------
+
+    def cell(self, cell):
+        """The state of a cell: EMPTY, DARK, LIGHT, DARK_CAPTIVE or LIGHT_CAPTIVE."""
+        return self._cells[cell]
+
+    def cells(self):
+        """A copy of all 61 cell states."""
+        return bytes(self._cells)
+
+    def _recount(self):
+        self._empty_inner = sum(1 for c in hexgrid.INNER_AREA if self._cells[c] == EMPTY)
+
+    # --- legal moves -------------------------------------------------------------------
+
+    @property
+    def legal_moves(self):
+        return LegalMoves(self)
+
+    def _mode(self, forced):
+        mode = self.turn
+        if self.rules.release:
+            mode |= RELEASE_ON
+        if forced:
+            mode |= FORCED_CAPTURE
+        return mode
+
+    def _legal(self):
+        if self._legal_cache is None:
+            self._legal_cache = self._generate()
+        return self._legal_cache
+
+    def _generate(self):
+        cells = self._cells
+        if self._empty_inner == 0:
+            return []
+        if self._penalty & _FREE:
+            return [c for c in range(_CELLS) if cells[c] == EMPTY]
+        # Under the penalty option every placement Loose rules allow is accepted.
+        scratch = self._scratch
+        n = generate(cells, scratch, self._mode(self.rules.forced_capture and not self.rules.penalty))
+        return [scratch[MOVES + i] for i in range(n)]
+
+    def count_moves(self):
+        """How many placements are legal, without building a list (perft's bulk count)."""
+        if self._legal_cache is not None:
+            return len(self._legal_cache)
+        if self._penalty & _FREE or self._empty_inner == 0:
+            return len(self._legal())
+        return generate(self._cells, self._scratch,
+                        self._mode(self.rules.forced_capture and not self.rules.penalty))
+
+    def capture_count(self, cell):
+        """How many opponent disks a placement on the empty `cell` would capture."""
+        return len(self.flips(cell)[0])
+
+    def flips(self, cell):
+        """(captured cells, released cells) of a placement on the empty `cell`."""
+        self._check_empty(cell)
+        captured = []
+        released = []
+        self._collect(cell, captured, released)
+        return tuple(captured), tuple(released)
+
+    def _check_empty(self, cell):
+        hexgrid.cell_name(cell)
+        if self._cells[cell] != EMPTY:
+            raise IllegalMoveError("%s is not empty" % hexgrid.cell_name(cell))
+
+    def _collect(self, cell, captured, released):
+        cells = self._cells
+        side = self.turn
+        opp = side ^ 3
+        release = self.rules.release
+        base = cell * 6
+        for d in range(6):
+            i = start = _RAY_START[base + d]
+            end = _RAY_START[base + d + 1]
+            if i == end:
+                continue
+            v = cells[_RAY_CELLS[i]]
+            if v == opp:
+                i += 1
+                while i < end and cells[_RAY_CELLS[i]] == opp:
+                    i += 1
+                if i < end and cells[_RAY_CELLS[i]] == side:
+                    captured.extend(_RAY_CELLS[start:i])
+            elif v & CAPTIVE and release:
+                i += 1
+                while i < end and cells[_RAY_CELLS[i]] & CAPTIVE:
+                    i += 1
+                if (i < end and cells[_RAY_CELLS[i]] == side and
+                        (_OUTER_OR_CENTRE[cell] or _OUTER_OR_CENTRE[_RAY_CELLS[i]])):
+                    released.extend(_RAY_CELLS[start:i])
+
+    # --- making moves ------------------------------------------------------------------
+
+    def is_miss(self, cell):
+        """Whether placing on `cell` would miss a forced capture (the penalty option)."""
+        if not self.rules.forced_capture or self._penalty & _FREE or self._empty_inner == 0:
+            return False
+        scratch = self._scratch
+        n = generate(self._cells, scratch, self._mode(True))
+        for i in range(MOVES, MOVES + n):
+            if scratch[i] == cell:
+                return False
+        return True
+
+    def push(self, cell):
+        """Place a disk of the side to move on `cell`, which must be a legal move.
+
+        Unchecked for speed (search and perft); use `play` for input from outside.
+        """
+        penalty = 0
+        if self.rules.penalty and not self._penalty & _FREE and self.is_miss(cell):
+            penalty = _MISS
+        flipped = []
+        self._collect(cell, flipped, flipped)
+        cells = self._cells
+        for c in flipped:
+            cells[c] ^= CAPTIVE
+        cells[cell] = self.turn
+        if not _IS_OUTER[cell]:
+            self._empty_inner -= 1
+        self._stack.append((cell, bytes(flipped), self._penalty))
+        self.move_stack.append(cell)
+        self._penalty = penalty
+        self.turn ^= 3
+        self._legal_cache = None
+
+    def pop(self):
+        """Take back the last placement; returns its cell."""
+        cell, flipped, penalty = self._stack.pop()
+        self.move_stack.pop()
+        cells = self._cells
+        for c in flipped:
+            cells[c] ^= CAPTIVE
+        cells[cell] = EMPTY
+        if not _IS_OUTER[cell]:
+            self._empty_inner += 1
+        self._penalty = penalty
+        self.turn ^= 3
+        self._legal_cache = None
+        while self.claims and self.claims[-1] > len(self.move_stack):
+            self.claims.pop()
+        return cell
+
+    def peek(self):
+        """The last placement's cell, or None."""
+        return self.move_stack[-1] if self.move_stack else None
+
+    def last_flips(self):
+        """The cells flipped by the last placement."""
+        return tuple(self._stack[-1][1]) if self._stack else ()
+
+    def parse_move(self, move):
+        """A cell index or name -> the cell, if legal; raises IllegalMoveError naming it."""
+        cell = hexgrid.parse_cell(move) if isinstance(move, str) else move
+        name = hexgrid.cell_name(cell)
+        if cell not in self._legal():
+            if self.is_game_over():
+                raise IllegalMoveError("%s: the game is over" % name)
+            raise IllegalMoveError("%s is not a legal move for %s; legal: %s" % (
+                name, _SIDE_NAMES[self.turn], " ".join(hexgrid.cell_name(c) for c in self._legal())))
+        return cell
+
+    def play(self, move):
+        """Check and push a move given as a cell or a name; returns the placed cell."""
+        cell = self.parse_move(move)
+        self.push(cell)
+        return cell
+
+    # --- penalty option ----------------------------------------------------------------
+
+    def can_claim(self):
+        """Whether the previous placement missed a forced capture and may be pointed out."""
+        return bool(self._penalty & _MISS)
+
+    def claim_penalty(self):
+        """The side to move points out a miss: True if granted (free next placement)."""
+        if not self.rules.penalty or not self._penalty & _MISS:
+            return False
+        self._penalty = _FREE
+        self._legal_cache = None
+        self.claims.append(len(self.move_stack))
+        return True
+
+    def has_free_placement(self):
+        return bool(self._penalty & _FREE)
+
+    # --- end and score -----------------------------------------------------------------
+
+    def is_game_over(self):
+        return self._empty_inner == 0
+
+    def area_counts(self, side):
+        """(face-up disks of `side` in the inner area, in the outer area)."""
+        inner = outer = 0
+        cells = self._cells
+        for c in range(_CELLS):
+            if cells[c] == side:
+                if _IS_OUTER[c]:
+                    outer += 1
+                else:
+                    inner += 1
+        return inner, outer
+
+    def score(self, side, scoring=None):
+        """The score of `side` under `scoring` (PRODUCT or COUNT; default: the rules')."""
+        inner, outer = self.area_counts(side)
+        if (scoring or self.rules.scoring) == COUNT:
+            return inner + outer
+        return (inner or 1) * (outer or 1)
+
+    def scores(self, scoring=None):
+        """(dark score, light score)."""
+        return self.score(DARK, scoring), self.score(LIGHT, scoring)
+
+    def outcome(self):
+        """The Outcome of a finished game, or None while it goes on."""
+        if not self.is_game_over():
+            return None
+        dark, light = self.scores()
+        tie_break = None
+        if dark > light:
+            winner = DARK
+        elif light > dark:
+            winner = LIGHT
+        else:
+            centre = self._cells[_CENTRE]
+            if centre & CAPTIVE:
+                winner = (centre & 3) ^ 3
+                tie_break = CENTRE_CAPTIVE
+            else:
+                winner = centre
+                tie_break = CENTRE_DISK
+        return Outcome(winner, dark, light, self.rules.scoring, tie_break)
+
+    # --- position text -----------------------------------------------------------------
+
+    def text(self):
+        """The position text of docs/rules.md, e.g. '5/6/7/8/9/8/7/6/5 D'."""
+        rows = []
+        cells = self._cells
+        for row in range(8, -1, -1):
+            out = ""
+            empty = 0
+            for c in range(_CELLS):
+                if hexgrid.COORDS[c][0] != row:
+                    continue
+                if cells[c] == EMPTY:
+                    empty += 1
+                    continue
+                if empty:
+                    out += str(empty)
+                    empty = 0
+                out += _DISK_CHARS[cells[c]]
+            if empty:
+                out += str(empty)
+            rows.append(out)
+        text = "/".join(rows) + (" D" if self.turn == DARK else " L")
+        for word in _PENALTY_FIELDS:
+            if self._penalty & _PENALTY_FIELDS[word]:
+                text += " " + word
+        return text
+
+    def set_text(self, text):
+        """Set up the position from text; the move history is cleared."""
+        if not isinstance(text, str):
+            raise InvalidPositionError("position text must be a string, not %r" % (text,))
+        fields = text.split()
+        if len(fields) < 2:
+            raise InvalidPositionError("position needs rows and side to move: %r" % (text,))
+        rows = fields[0].split("/")
+        if len(rows) != 9:
+            raise InvalidPositionError("position needs 9 rows separated by '/', got %d in %r"
+                                       % (len(rows), fields[0]))
+        cells = bytearray(_CELLS)
+        for k in range(9):
+            row = 8 - k
+            first = hexgrid._first(row)
+            width = hexgrid._last(row) - first + 1
+            placed = 0
+            for ch in rows[k]:
+                if "1" <= ch <= "9":
+                    placed += int(ch)
+                elif ch in _CHAR_DISKS:
+                    if placed < width:
+                        cells[hexgrid._INDEX[(row, first + placed)]] = _CHAR_DISKS[ch]
+                    placed += 1
+                else:
+                    raise InvalidPositionError("unknown character %r in row %s: %r"
+                                               % (ch, hexgrid.ROWS[row], rows[k]))
+            if placed != width:
+                raise InvalidPositionError("row %s has %d cells, not %d: %r"
+                                           % (hexgrid.ROWS[row], placed, width, rows[k]))
+        if fields[1] not in ("D", "L"):
+            raise InvalidPositionError("side to move must be D or L, not %r" % (fields[1],))
+        penalty = 0
+        for word in fields[2:]:
+            if word not in _PENALTY_FIELDS:
+                raise InvalidPositionError("unknown field %r (known: miss, free)" % (word,))
+            penalty |= _PENALTY_FIELDS[word]
+        if penalty == _MISS | _FREE:
+            raise InvalidPositionError("fields 'miss' and 'free' exclude each other")
+        self._cells[:] = cells
+        self.turn = DARK if fields[1] == "D" else LIGHT
+        self._penalty = penalty
+        self._stack = []
+        self.move_stack = []
+        self.claims = []
+        self._legal_cache = None
+        self._recount()
+        self.start_text = self.text()
+
+    def __str__(self):
+        return self.text()
+
+    def __repr__(self):
+        return "Board(%r, Rules.parse(%r))" % (self.text(), self.rules.name())
