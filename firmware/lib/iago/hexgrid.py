@@ -1,7 +1,9 @@
-"""Geometry of the 61-hex board, precomputed at import.
+"""Geometry of the 61-hex board, precomputed at import into flat byte tables.
 
 Cells are ints 0-60 in name order (A1..A5, B1..B6, ..., I5..I9); names appear only at the
-edges through `parse_cell` and `cell_name`. Nothing here knows the rules of a game.
+edges through `parse_cell` and `cell_name`. Nothing here knows the rules of a game. The tables
+are bytes, not tuples or dicts, because on a Pico every object costs heap (about 1 KB here
+against 10 KB for the same tables as tuples of tuples).
 """
 
 from iago.errors import InvalidCellError
@@ -14,62 +16,48 @@ NO_CELL = 255
 DIRECTIONS = ((0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0))
 
 
-def _first(row):
+def first_number(row):
+    """The lowest number in row 0-8 (A-I)."""
     return 1 if row < 4 else row - 3
 
 
-def _last(row):
+def last_number(row):
     return 9 if row > 4 else row + 5
 
 
-def _build():
-    names = []
-    index = {}
-    coords = []
-    for row in range(9):
-        for number in range(_first(row), _last(row) + 1):
-            index[(row, number)] = len(names)
-            names.append(ROWS[row] + str(number))
-            coords.append((row, number))
-    neighbours = bytearray(CELLS * 6)
-    for cell in range(CELLS):
-        row, number = coords[cell]
-        for d in range(6):
-            step = DIRECTIONS[d]
-            neighbours[cell * 6 + d] = index.get((row + step[0], number + step[1]), NO_CELL)
-    # Rays: every cell's six lines to the board edge, concatenated; the ray of (cell, d)
-    # is RAY_CELLS[RAY_START[cell*6+d] : RAY_START[cell*6+d+1]].
-    ray_cells = bytearray()
-    ray_start = []
-    for cell in range(CELLS):
-        for d in range(6):
-            ray_start.append(len(ray_cells))
-            nxt = neighbours[cell * 6 + d]
-            while nxt != NO_CELL:
-                ray_cells.append(nxt)
-                nxt = neighbours[nxt * 6 + d]
-    ray_start.append(len(ray_cells))
-    return tuple(names), index, tuple(coords), bytes(neighbours), bytes(ray_cells), tuple(ray_start)
+# ROW_START[row] is the first cell of row 0-8; ROW_START[9] == CELLS.
+ROW_START = bytes([0, 5, 11, 18, 26, 35, 43, 50, 56, 61])
+ROW_OF = bytes(r for r in range(9) for _ in range(ROW_START[r + 1] - ROW_START[r]))
+NUMBER_OF = bytes(first_number(ROW_OF[c]) + c - ROW_START[ROW_OF[c]] for c in range(CELLS))
 
 
-CELL_NAMES, _INDEX, COORDS, NEIGHBOURS, RAY_CELLS, RAY_START = _build()
-del _build
+def cell_at(row, number):
+    """The cell at row 0-8 and number 1-9, or NO_CELL off the board."""
+    if 0 <= row < 9 and first_number(row) <= number <= last_number(row):
+        return ROW_START[row] + number - first_number(row)
+    return NO_CELL
 
-CENTRE = _INDEX[(4, 5)]
-OUTER_RING = tuple(c for c in range(CELLS) if COORDS[c][0] in (0, 8) or
-                   COORDS[c][1] in (_first(COORDS[c][0]), _last(COORDS[c][0])))
-INNER_AREA = tuple(c for c in range(CELLS) if c not in OUTER_RING)
+
+# NEIGHBOURS[cell * 6 + d]: the adjacent cell in direction d, or NO_CELL at the edge.
+NEIGHBOURS = bytes(cell_at(ROW_OF[c] + DIRECTIONS[d][0], NUMBER_OF[c] + DIRECTIONS[d][1])
+                   for c in range(CELLS) for d in range(6))
+
+CENTRE = cell_at(4, 5)
+# 1 for the outer ring: rows A and I and both ends of every row.
+IS_OUTER = bytes(1 if ROW_OF[c] in (0, 8) or NUMBER_OF[c] == first_number(ROW_OF[c]) or
+                 NUMBER_OF[c] == last_number(ROW_OF[c]) else 0 for c in range(CELLS))
 # 1 where a disk lets captives be released (outer area or centre), else 0.
-OUTER_OR_CENTRE = bytes(1 if c in OUTER_RING or c == CENTRE else 0 for c in range(CELLS))
-IS_OUTER = bytes(1 if c in OUTER_RING else 0 for c in range(CELLS))
+OUTER_OR_CENTRE = bytes(1 if IS_OUTER[c] or c == CENTRE else 0 for c in range(CELLS))
+OUTER_RING = tuple(c for c in range(CELLS) if IS_OUTER[c])
+INNER_AREA = tuple(c for c in range(CELLS) if not IS_OUTER[c])
 
 
 def parse_cell(name):
     """'E5' -> 30. Lower case is accepted; raises InvalidCellError."""
     text = name.strip().upper() if isinstance(name, str) else ""
     if len(text) == 2 and text[0] in ROWS and "1" <= text[1] <= "9":
-        cell = _INDEX.get((ROWS.index(text[0]), int(text[1])))
-        if cell is not None:
+        cell = cell_at(ROWS.index(text[0]), int(text[1]))
+        if cell != NO_CELL:
             return cell
     raise InvalidCellError("not a cell of the board: %r (cells are A1-A5 ... I5-I9)" % (name,))
 
@@ -77,8 +65,13 @@ def parse_cell(name):
 def cell_name(cell):
     """30 -> 'E5'; raises InvalidCellError for anything but an int 0-60."""
     if isinstance(cell, int) and 0 <= cell < CELLS:
-        return CELL_NAMES[cell]
+        return ROWS[ROW_OF[cell]] + str(NUMBER_OF[cell])
     raise InvalidCellError("not a cell index: %r (cells are 0-60)" % (cell,))
+
+
+def row_cells(row):
+    """The cells of row 0-8 (A-I), lowest number first."""
+    return range(ROW_START[row], ROW_START[row + 1])
 
 
 def neighbour(cell, direction):
@@ -89,5 +82,9 @@ def neighbour(cell, direction):
 
 def ray(cell, direction):
     """The cells from `cell` (excluded) to the edge in `direction`, nearest first."""
-    k = cell * 6 + direction
-    return RAY_CELLS[RAY_START[k]:RAY_START[k + 1]]
+    out = []
+    nxt = NEIGHBOURS[cell * 6 + direction]
+    while nxt != NO_CELL:
+        out.append(nxt)
+        nxt = NEIGHBOURS[nxt * 6 + direction]
+    return out

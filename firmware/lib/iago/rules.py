@@ -32,12 +32,21 @@ CENTRE_CAPTIVE = "centre captive"
 _CELLS = const(61)
 _CENTRE = hexgrid.CENTRE
 _NEIGHBOURS = hexgrid.NEIGHBOURS
-_RAY_CELLS = hexgrid.RAY_CELLS
-_RAY_START = hexgrid.RAY_START
+_NO_CELL = hexgrid.NO_CELL
 _OUTER_OR_CENTRE = hexgrid.OUTER_OR_CENTRE
 _IS_OUTER = hexgrid.IS_OUTER
-# Empty inner cells other than the centre are legal whenever no capture is forced.
-_FREE_INNER = bytes(0 if _IS_OUTER[c] or c == _CENTRE else 1 for c in range(_CELLS))
+# The contract of the move generators (iago.movegen keeps the same values).
+MOVES = const(122)
+SCRATCH_SIZE = const(183)
+RELEASE_ON = const(4)
+FORCED_CAPTURE = const(8)
+
+try:
+    # On MicroPython with a native emitter the viper kernel is chosen (about 20x faster on a
+    # Pico); the plain code in movegen stays the reference and the tests cross-check the two.
+    from iago._kernel import generate
+except (ImportError, SyntaxError):
+    from iago.movegen import generate
 
 _SIDE_NAMES = {DARK: "dark", LIGHT: "light"}
 _DISK_CHARS = {DARK: "D", LIGHT: "L", DARK_CAPTIVE: "d", LIGHT_CAPTIVE: "l"}
@@ -53,98 +62,11 @@ def side_name(side):
     return _SIDE_NAMES[side]
 
 
-# Scratch layout shared by generate_plain and the viper kernel: per-cell flip counts, cells
-# touched by the scan, then the legal moves.
-_TOUCHED = const(61)
-MOVES = const(122)
-SCRATCH_SIZE = const(183)
-# Mode bits for generate: the side to move in bits 0-1, then these.
-RELEASE_ON = const(4)
-FORCED_CAPTURE = const(8)
-
-
-def generate_plain(cells, scratch, mode):
-    """Write the legal moves of the side to move into scratch[MOVES:], in cell order.
-
-    Returns how many. Walks out from each of the mover's face-up disks, so the scan grows with
-    the disks on the board, not the empty cells; scratch[cell] collects 2 x captures, | 1 for
-    a release. The caller handles a finished game and a free (penalty) placement.
-    """
-    side = mode & 3
-    release = mode & RELEASE_ON
-    opp = side ^ 3
-    n = 0
-    for anchor in range(_CELLS):
-        if cells[anchor] != side:
-            continue
-        base = anchor * 6
-        for d in range(6):
-            i = _RAY_START[base + d]
-            end = _RAY_START[base + d + 1]
-            if i == end:
-                continue
-            v = cells[_RAY_CELLS[i]]
-            if v == opp:
-                first = i
-                i += 1
-                while i < end and cells[_RAY_CELLS[i]] == opp:
-                    i += 1
-                if i < end:
-                    cell = _RAY_CELLS[i]
-                    if cells[cell] == EMPTY:
-                        if not scratch[cell]:
-                            scratch[_TOUCHED + n] = cell
-                            n += 1
-                        scratch[cell] += (i - first) << 1
-            elif v & CAPTIVE and release:
-                i += 1
-                while i < end and cells[_RAY_CELLS[i]] & CAPTIVE:
-                    i += 1
-                if i < end:
-                    cell = _RAY_CELLS[i]
-                    if cells[cell] == EMPTY and (_OUTER_OR_CENTRE[anchor] or _OUTER_OR_CENTRE[cell]):
-                        if not scratch[cell]:
-                            scratch[_TOUCHED + n] = cell
-                            n += 1
-                        scratch[cell] |= 1
-    best = 0
-    if mode & FORCED_CAPTURE:
-        for i in range(_TOUCHED, _TOUCHED + n):
-            if scratch[scratch[i]] > best:
-                best = scratch[scratch[i]]
-        best >>= 1
-    count = 0
-    if best:
-        # Few cells capture: pick them from the touched list and sort them into cell order.
-        for i in range(_TOUCHED, _TOUCHED + n):
-            cell = scratch[i]
-            if scratch[cell] >> 1 == best:
-                j = MOVES + count
-                while j > MOVES and scratch[j - 1] > cell:
-                    scratch[j] = scratch[j - 1]
-                    j -= 1
-                scratch[j] = cell
-                count += 1
-    else:
-        for cell in range(_CELLS):
-            if cells[cell] == EMPTY and (_FREE_INNER[cell] or scratch[cell]):
-                scratch[MOVES + count] = cell
-                count += 1
-        if not count and cells[_CENTRE] == EMPTY:
-            scratch[MOVES] = _CENTRE  # last-hex rule
-            count = 1
-    for i in range(_TOUCHED, _TOUCHED + n):
-        scratch[scratch[i]] = 0
-    return count
-
-
-generate = generate_plain
-try:
-    # On MicroPython with a native emitter the viper kernel of the same function is chosen;
-    # the plain code stays the reference and the tests cross-check the two.
-    from iago._kernel import generate
-except (ImportError, SyntaxError):
-    pass
+def _walk(cell, stop, d, out):
+    """Append the cells from `cell` up to `stop` (excluded) in direction d."""
+    while cell != stop:
+        out.append(cell)
+        cell = _NEIGHBOURS[cell * 6 + d]
 
 
 class Rules:
@@ -277,7 +199,6 @@ class Board:
         self._penalty = 0
         self._empty_inner = 37
         self._stack = []
-        self.move_stack = []
         # Plies before which a penalty claim was granted (for game records).
         self.claims = []
         self.start_text = STARTING_TEXT
@@ -296,7 +217,6 @@ class Board:
         board._penalty = self._penalty
         board._empty_inner = self._empty_inner
         board._stack = list(self._stack)
-        board.move_stack = list(self.move_stack)
         board.claims = list(self.claims)
         board.start_text = self.start_text
         return board
@@ -342,7 +262,7 @@ class Board:
         # Under the penalty option every placement Loose rules allow is accepted.
         scratch = self._scratch
         n = generate(cells, scratch, self._mode(self.rules.forced_capture and not self.rules.penalty))
-        return [scratch[MOVES + i] for i in range(n)]
+        return list(scratch[MOVES:MOVES + n])
 
     def count_moves(self):
         """How many placements are legal, without building a list (perft's bulk count)."""
@@ -372,29 +292,26 @@ class Board:
 
     def _collect(self, cell, captured, released):
         cells = self._cells
+        nb = _NEIGHBOURS
         side = self.turn
         opp = side ^ 3
         release = self.rules.release
-        base = cell * 6
         for d in range(6):
-            i = start = _RAY_START[base + d]
-            end = _RAY_START[base + d + 1]
-            if i == end:
+            x = first = nb[cell * 6 + d]
+            if x == _NO_CELL:
                 continue
-            v = cells[_RAY_CELLS[i]]
+            v = cells[x]
             if v == opp:
-                i += 1
-                while i < end and cells[_RAY_CELLS[i]] == opp:
-                    i += 1
-                if i < end and cells[_RAY_CELLS[i]] == side:
-                    captured.extend(_RAY_CELLS[start:i])
+                while x != _NO_CELL and cells[x] == opp:
+                    x = nb[x * 6 + d]
+                if x != _NO_CELL and cells[x] == side:
+                    _walk(first, x, d, captured)
             elif v & CAPTIVE and release:
-                i += 1
-                while i < end and cells[_RAY_CELLS[i]] & CAPTIVE:
-                    i += 1
-                if (i < end and cells[_RAY_CELLS[i]] == side and
-                        (_OUTER_OR_CENTRE[cell] or _OUTER_OR_CENTRE[_RAY_CELLS[i]])):
-                    released.extend(_RAY_CELLS[start:i])
+                while x != _NO_CELL and cells[x] & CAPTIVE:
+                    x = nb[x * 6 + d]
+                if (x != _NO_CELL and cells[x] == side and
+                        (_OUTER_OR_CENTRE[cell] or _OUTER_OR_CENTRE[x])):
+                    _walk(first, x, d, released)
 
     # --- making moves ------------------------------------------------------------------
 
@@ -417,44 +334,53 @@ class Board:
         penalty = 0
         if self.rules.penalty and not self._penalty & _FREE and self.is_miss(cell):
             penalty = _MISS
-        flipped = []
-        self._collect(cell, flipped, flipped)
+        undo = [cell, self._penalty]
+        self._collect(cell, undo, undo)
         cells = self._cells
-        for c in flipped:
-            cells[c] ^= CAPTIVE
+        for i in range(2, len(undo)):
+            cells[undo[i]] ^= CAPTIVE
         cells[cell] = self.turn
         if not _IS_OUTER[cell]:
             self._empty_inner -= 1
-        self._stack.append((cell, bytes(flipped), self._penalty))
-        self.move_stack.append(cell)
+        # One small bytes object a placement: the cell, the penalty state before, the flips.
+        self._stack.append(bytes(undo))
         self._penalty = penalty
         self.turn ^= 3
         self._legal_cache = None
 
     def pop(self):
         """Take back the last placement; returns its cell."""
-        cell, flipped, penalty = self._stack.pop()
-        self.move_stack.pop()
+        undo = self._stack.pop()
+        cell = undo[0]
         cells = self._cells
-        for c in flipped:
-            cells[c] ^= CAPTIVE
+        for i in range(2, len(undo)):
+            cells[undo[i]] ^= CAPTIVE
         cells[cell] = EMPTY
         if not _IS_OUTER[cell]:
             self._empty_inner += 1
-        self._penalty = penalty
+        self._penalty = undo[1]
         self.turn ^= 3
         self._legal_cache = None
-        while self.claims and self.claims[-1] > len(self.move_stack):
+        while self.claims and self.claims[-1] > len(self._stack):
             self.claims.pop()
         return cell
 
+    @property
+    def move_stack(self):
+        """The cells placed on so far, in order."""
+        return [undo[0] for undo in self._stack]
+
+    def ply(self):
+        """How many placements have been made."""
+        return len(self._stack)
+
     def peek(self):
         """The last placement's cell, or None."""
-        return self.move_stack[-1] if self.move_stack else None
+        return self._stack[-1][0] if self._stack else None
 
     def last_flips(self):
         """The cells flipped by the last placement."""
-        return tuple(self._stack[-1][1]) if self._stack else ()
+        return tuple(self._stack[-1][2:]) if self._stack else ()
 
     def parse_move(self, move):
         """A cell index or name -> the cell, if legal; raises IllegalMoveError naming it."""
@@ -485,7 +411,7 @@ class Board:
             return False
         self._penalty = _FREE
         self._legal_cache = None
-        self.claims.append(len(self.move_stack))
+        self.claims.append(len(self._stack))
         return True
 
     def has_free_placement(self):
@@ -548,9 +474,7 @@ class Board:
         for row in range(8, -1, -1):
             out = ""
             empty = 0
-            for c in range(_CELLS):
-                if hexgrid.COORDS[c][0] != row:
-                    continue
+            for c in hexgrid.row_cells(row):
                 if cells[c] == EMPTY:
                     empty += 1
                     continue
@@ -581,15 +505,15 @@ class Board:
         cells = bytearray(_CELLS)
         for k in range(9):
             row = 8 - k
-            first = hexgrid._first(row)
-            width = hexgrid._last(row) - first + 1
+            first = hexgrid.ROW_START[row]
+            width = hexgrid.ROW_START[row + 1] - first
             placed = 0
             for ch in rows[k]:
                 if "1" <= ch <= "9":
                     placed += int(ch)
                 elif ch in _CHAR_DISKS:
                     if placed < width:
-                        cells[hexgrid._INDEX[(row, first + placed)]] = _CHAR_DISKS[ch]
+                        cells[first + placed] = _CHAR_DISKS[ch]
                     placed += 1
                 else:
                     raise InvalidPositionError("unknown character %r in row %s: %r"
@@ -610,7 +534,6 @@ class Board:
         self.turn = DARK if fields[1] == "D" else LIGHT
         self._penalty = penalty
         self._stack = []
-        self.move_stack = []
         self.claims = []
         self._legal_cache = None
         self._recount()

@@ -1,0 +1,178 @@
+"""The `iago` command: legal moves, play, perft, show and score from the terminal.
+
+Bad input of any kind ends with one line on stderr and exit status 2, never a traceback;
+lines already printed stay valid.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+import iago
+from iago import record
+from host_sim import render
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        _fail(message)
+
+
+def _fail(message):
+    sys.stdout.flush()
+    sys.stderr.write("iago: %s\n" % message)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _rules(name):
+    try:
+        return iago.Rules.parse(name)
+    except iago.IagoError as exc:
+        raise argparse.ArgumentTypeError(str(exc))
+
+
+def _depth(text):
+    try:
+        depth = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("depth must be a whole number, not %r" % text)
+    if depth < 0:
+        raise argparse.ArgumentTypeError("depth must be 0 or more, not %d" % depth)
+    return depth
+
+
+def _positions(args):
+    if args.positions == ["-"]:
+        for line in sys.stdin:
+            if line.strip():
+                yield line.strip()
+    else:
+        for text in args.positions:
+            yield text
+
+
+def _board(text, rules):
+    return iago.Board(text, rules)
+
+
+def cmd_moves(args):
+    for text in _positions(args):
+        board = _board(text, args.rules)
+        print(" ".join(iago.cell_name(c) for c in board.legal_moves), flush=True)
+
+
+def cmd_play(args):
+    board = _board(args.position, args.rules)
+    for move in args.moves:
+        if move.lower() == "claim":
+            if not board.claim_penalty():
+                raise iago.IllegalMoveError("claim refused: the last placement was not a miss")
+            continue
+        board.play(move)
+        print(board.text(), flush=True)
+
+
+def cmd_perft(args):
+    board = _board(args.position, args.rules)
+    start = time.perf_counter()
+    nodes = iago.perft(board, args.depth)
+    elapsed = time.perf_counter() - start
+    print(nodes, flush=True)
+    rate = nodes / elapsed if elapsed > 0 else 0.0
+    sys.stderr.write("perft(%d) %.3f s, %.0f leaves/s\n" % (args.depth, elapsed, rate))
+
+
+def _load(source, rules):
+    """A board from position text or from a record file (its final position)."""
+    if source is None:
+        return iago.Board(rules=rules), None
+    if os.path.isfile(source):
+        try:
+            with open(source, encoding="utf-8") as handle:
+                game = record.parse(handle.read())
+        except (OSError, UnicodeDecodeError) as exc:
+            raise iago.InvalidRecordError("cannot read %s: %s" % (source, exc))
+        except iago.InvalidRecordError as exc:
+            raise iago.InvalidRecordError("%s: %s" % (source, exc))
+        return game.board(), game
+    if len(source.split()) < 2:
+        raise iago.InvalidPositionError("%r is neither a record file nor a position text "
+                                        "(rows and side to move)" % source)
+    return _board(source, rules), None
+
+
+def cmd_show(args):
+    board, game = _load(args.source, args.rules)
+    colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    out = []
+    if game is not None:
+        names = ["%s: %s" % (k, v) for k, v in game.headers if k in ("Dark", "Light", "Date")]
+        if names:
+            out.append("  ".join(names))
+        out.append("rules %s, %d placements" % (board.rules.name(), len(board.move_stack)))
+    out.extend(render.draw(board, colour=colour, highlight=set(board.move_stack[-1:])))
+    out.extend(render.describe_scores(board))
+    out.append(render.describe_outcome(board))
+    out.append(board.text())
+    print("\n".join(out))
+
+
+def cmd_score(args):
+    board = _board(args.position, args.rules)
+    print("\n".join(render.describe_scores(board)))
+    print(render.describe_outcome(board))
+
+
+def build_parser():
+    parser = _Parser(prog="iago", description="Iago rules on the command line. Positions are "
+                     "position texts such as '5/6/7/8/9/8/7/6/5 D' (quote them).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    rules_help = ("standard (default), loose, simple, a +-combination such as loose+simple, "
+                  "optionally +penalty")
+
+    def add(name, func, help_text):
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--rules", type=_rules, default=iago.STANDARD, metavar="R", help=rules_help)
+        p.set_defaults(func=func)
+        return p
+
+    p = add("moves", cmd_moves, "the legal moves of each position, one line each (in cell "
+            "order; an empty line when the game is over)")
+    p.add_argument("positions", nargs="+", metavar="POSITION", help="position text, or - for "
+                   "one position per line on standard input")
+    p = add("play", cmd_play, "play moves from a position, printing the position after each "
+            "(the word 'claim' points out a missed forced capture under +penalty)")
+    p.add_argument("position", metavar="POSITION")
+    p.add_argument("moves", nargs="+", metavar="MOVE", help="cell names such as E4")
+    p = add("perft", cmd_perft, "the number of leaf positions DEPTH placements ahead (time on "
+            "stderr)")
+    p.add_argument("depth", type=_depth, metavar="DEPTH")
+    p.add_argument("position", nargs="?", default=iago.STARTING_TEXT, metavar="POSITION")
+    p = add("show", cmd_show, "draw a position, or the final position of a game record file, "
+            "with both scores")
+    p.add_argument("source", nargs="?", metavar="POSITION|RECORD-FILE")
+    p = add("score", cmd_score, "both scores and, for a finished game, the winner and why")
+    p.add_argument("position", metavar="POSITION")
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except iago.IagoError as exc:
+        _fail(str(exc))
+    except BrokenPipeError:
+        sys.stderr.close()
+    except KeyboardInterrupt:
+        raise SystemExit(130)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
