@@ -501,7 +501,7 @@ class Board:
         rows = fields[0].split("/")
         if len(rows) != 9:
             raise InvalidPositionError("position needs 9 rows separated by '/', got %d in %r"
-                                       % (len(rows), fields[0]))
+                                       % (len(rows), text))
         cells = bytearray(_CELLS)
         for k in range(9):
             row = 8 - k

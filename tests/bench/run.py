@@ -1,0 +1,144 @@
+"""`make bench`: speed and size figures of the rules package, printed as a table.
+
+Three instruments:
+- CPython: perft(5) from the empty board in each rule set, and legal-move listing time.
+- MicroPython's unix build (PyPI): tests/bench/pico_rules.py, the same script a Pico runs.
+- An emulated Pico (MicroPython 1.24.1 on rp2040js at 125 MHz), when the environment variable
+  RP2EMU names a folder set up as ../shared/tools/rp2emu/README.md says (board-emu.mjs,
+  fw.uf2, bootrom.mjs and rp2040js installed there). The package is compiled with mpy-cross
+  for armv6m and copied to the emulated flash, as `make deploy` does.
+"""
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent))
+
+import iago  # noqa: E402  (the installed package: firmware/lib/iago)
+import mpvm  # noqa: E402
+
+DEVICE_SCRIPT = HERE / "pico_rules.py"
+TARGETS = {
+    "perft5_standard": ("s", 15.0),
+    "legal_moves_plain_worst": ("us", 4000.0),
+    "legal_moves_board_api_worst": ("us", 500.0),
+    "heap_package_and_game": ("B", 20 * 1024),
+}
+
+
+def row(instrument, name, value, unit, target=None):
+    mark = ""
+    if target is not None:
+        mark = "  target <= %g %s: %s" % (target, unit, "met" if value <= target else "MISSED")
+    print("%-14s %-30s %12.1f %-3s%s" % (instrument, name, value, unit, mark), flush=True)
+
+
+def parse_figures(text):
+    figures = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            try:
+                figures[parts[0]] = (float(parts[1]), parts[2])
+            except ValueError:
+                pass
+    return figures
+
+
+def report(instrument, figures, pico=False):
+    for name, (value, unit) in figures.items():
+        target = TARGETS.get(name, (None, None))[1] if pico else None
+        row(instrument, name, value, unit, target)
+
+
+def midgame_positions():
+    """The MIDGAME positions of the device script, so every instrument times the same ones."""
+    for node in ast.parse(DEVICE_SCRIPT.read_text()).body:
+        if isinstance(node, ast.Assign) and node.targets[0].id == "MIDGAME":
+            return ast.literal_eval(node.value)
+    raise LookupError("MIDGAME not found in %s" % DEVICE_SCRIPT)
+
+
+def bench_cpython():
+    for rules_name in ("standard", "loose", "simple"):
+        board = iago.Board(rules=iago.Rules.parse(rules_name))
+        start = time.perf_counter()
+        leaves = iago.perft(board, 5)
+        elapsed = time.perf_counter() - start
+        row("CPython", "perft5_%s (%d leaves)" % (rules_name, leaves), elapsed, "s",
+            TARGETS["perft5_standard"][1])
+    worst = 0.0
+    for text in midgame_positions():
+        board = iago.Board(text)
+
+        def listing():
+            board._legal_cache = None
+            return len(board.legal_moves)
+        runs = 2000
+        worst = max(worst, timeit.timeit(listing, number=runs) / runs * 1e6)
+    row("CPython", "legal_moves_board_api_worst", worst, "us")
+
+
+def bench_unix_micropython():
+    out = mpvm.run_unix(DEVICE_SCRIPT.read_text(), heap="256k")
+    report("mpy-unix-64", parse_figures(out))
+
+
+def bench_emulated_pico(emu_dir):
+    emu = Path(emu_dir)
+    needed = [emu / "board-emu.mjs", emu / "fw.uf2", emu / "bootrom.mjs"]
+    missing = [str(p) for p in needed if not p.exists()]
+    if missing:
+        print("emulated Pico: RP2EMU=%s lacks %s" % (emu_dir, ", ".join(missing)))
+        return
+    with tempfile.TemporaryDirectory() as work:
+        files = Path(work) / "fs"
+        lib = files / "lib" / "iago"
+        lib.mkdir(parents=True)
+        for source in sorted((ROOT / "firmware" / "lib" / "iago").glob("*.py")):
+            mpvm.mpy_cross(source, lib)
+        shutil.copy(DEVICE_SCRIPT, files / "main.py")
+        config = {"rows": [2], "cols": [10], "led_pin": 22, "led_count": 1, "cells": {},
+                  "files": str(files), "main": "main.py"}
+        (Path(work) / "board.json").write_text(json.dumps(config))
+        (Path(work) / "scenario.json").write_text(json.dumps({"events": [], "tail_ms": 8000}))
+        out = Path(work) / "report.json"
+        proc = subprocess.run(["node", str(emu / "board-emu.mjs"), "--config",
+                               str(Path(work) / "board.json"), "--scenario",
+                               str(Path(work) / "scenario.json"), "--out", str(out)],
+                              cwd=emu, capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0 or not out.exists():
+            print("emulated Pico: board-emu.mjs failed:\n" + proc.stderr[-2000:])
+            return
+        lines = [entry["line"] for entry in json.loads(out.read_text()).get("serial", [])]
+        figures = parse_figures("\n".join(lines))
+        if not figures:
+            print("emulated Pico: no figures; serial output was:\n" + "\n".join(lines[-20:]))
+            return
+        report("pico-emulated", figures, pico=True)
+
+
+def main():
+    print("%-14s %-30s %12s %s" % ("instrument", "figure", "value", "unit"))
+    bench_cpython()
+    bench_unix_micropython()
+    emu_dir = os.environ.get("RP2EMU")
+    if emu_dir:
+        bench_emulated_pico(emu_dir)
+    else:
+        print("emulated Pico: skipped; set RP2EMU to a folder set up as "
+              "../shared/tools/rp2emu/README.md says (see docs/benchmarks.md)")
+
+
+if __name__ == "__main__":
+    main()
