@@ -1,0 +1,1 @@
+"""The board firmware: hardware layer, debounce, LEDs, controller, saves, host link."""

@@ -1,0 +1,457 @@
+"""The board controller: debounced switch events in, an LED frame and host events out.
+
+Pure logic, stepping on `tick(now_ms)`; it never touches hardware. A reed switch only tells
+whether a disk is on its hex, never which face is up, so:
+- a placement is a switch closing on an empty hex;
+- a flip is a lift and a put-back of a disk the board asked to turn (`face_ok` is 0 for it);
+- the game goes on only while every hex agrees with the game (`agrees()`); every hex that
+  does not is shown on the LEDs until the players mend it.
+
+A disk slid across the board closes the switches it passes. A placement is therefore played at
+once (so its flips and the next legal moves light up within milliseconds) but stays tentative
+until the disk has rested SETTLE_MS; a disk that leaves earlier takes it back silently, and only
+settled placements are saved.
+"""
+
+import iago
+from gameboard import palette
+from gameboard.settings import SETTINGS_HEXES, Settings
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_CELLS = const(61)
+NONE = const(255)
+SETTLE_MS = const(300)       # a placement counts once its disk has rested this long
+TAKEBACK_HOLD_MS = const(1500)  # holding the last-placed disk off its hex takes the move back
+TAP_MS = const(700)          # lifting it and putting it back within this is a penalty claim
+SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
+STARTUP_MS = const(900)      # the light check at power-on
+FLASH_MS = const(600)        # brief feedback on one hex
+_WRAP = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30 on MicroPython
+
+# Phases.
+STARTUP = const(0)
+PLAY = const(1)
+OVER = const(2)
+PHASE_NAMES = ("startup", "play", "over")
+
+_FACE_COLOUR = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, palette.OFF,
+                      palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
+_CORNERS = tuple(iago.parse_cell(n) for n in ("A1", "A5", "E1", "E9", "I5", "I9"))
+_IS_CORNER = bytes(1 if c in _CORNERS else 0 for c in range(_CELLS))
+
+
+def elapsed(now, then):
+    """Milliseconds from `then` to `now` on a clock that wraps at 2**30."""
+    return (now - then) & _WRAP
+
+
+class Controller:
+    def __init__(self, settings=None, now=0):
+        self.settings = settings or Settings()
+        self.game = iago.Board(rules=self.settings.rules_object())
+        self.present = bytearray(_CELLS)   # debounced: 1 = a disk is on the hex
+        self.face_ok = bytearray(_CELLS)   # 1 = the disk there shows the face the game has
+        self.hint = bytearray(_CELLS)      # 1 = a legal move for the side to move
+        self.frame = bytearray(_CELLS * 3)  # RGB in cell order, read by the LED output
+        self.outbox = []                   # host-link events, drained by the app
+        self.phase = STARTUP
+        self.phase_since = now
+        self.tentative = NONE              # the last placement, until it has settled
+        self.placed_at = 0
+        self.lifted_last = False           # the last-placed disk is off its hex
+        self.lifted_at = 0
+        self.setting_cell = NONE           # a disk resting on a settings hex
+        self.setting_since = 0
+        self.setting_done = False
+        self.flash_cell = NONE
+        self.flash_colour = palette.OFF
+        self.flash_at = 0
+        self.save_due = False              # the game or settings changed at a save point
+        self.finished = None               # a finished game awaiting its record
+        self.dirty = True
+        self._game_changed()
+
+    # --- inputs ------------------------------------------------------------------------
+
+    def switch(self, cell, closed, now):
+        """A debounced switch event: a disk arrived on (closed) or left `cell`."""
+        closed = 1 if closed else 0
+        if self.present[cell] == closed:
+            return
+        self.present[cell] = closed
+        self.dirty = True
+        self._emit({"event": "placed" if closed else "lifted", "cell": iago.cell_name(cell)})
+        if self.phase == STARTUP:
+            return
+        game = self.game
+        occupied = game.cell(cell) != iago.EMPTY
+        if closed:
+            if occupied and not self.face_ok[cell]:
+                self.face_ok[cell] = 1
+                self._emit({"event": "flip_done", "cell": iago.cell_name(cell)})
+                if self._pending() == 0:
+                    self._emit({"event": "flips_done"})
+                    self.save_due = self.tentative == NONE
+            if cell == game.peek() and self.lifted_last:
+                self.lifted_last = False
+                if elapsed(now, self.lifted_at) <= TAP_MS and game.rules.penalty:
+                    self._claim(now)
+            if cell in SETTINGS_HEXES and self._pregame():
+                self.setting_cell = cell
+                self.setting_since = now
+                self.setting_done = False
+        else:
+            if cell == self.setting_cell:
+                self.setting_cell = NONE
+            if occupied and cell == game.peek():
+                if self.tentative != NONE or self._pending():
+                    # Lifting the disk just placed, before it settled or while its flips are
+                    # pending, takes the placement back.
+                    self._undo(now, "lifted" if self.tentative == NONE else "slid")
+                elif self.phase == PLAY:
+                    self.lifted_last = True
+                    self.lifted_at = now
+        self._try_place(now)
+
+    def tick(self, now):
+        """Timers: start-up, settling, take-back hold, settings; the game end."""
+        if self.phase == STARTUP:
+            if elapsed(now, self.phase_since) < STARTUP_MS:
+                return
+            self._enter(PLAY if not self.game.is_game_over() else OVER, now)
+            self._report_startup()
+            self._try_place(now)
+        if self.tentative != NONE and elapsed(now, self.placed_at) >= SETTLE_MS:
+            self.tentative = NONE
+            self.dirty = True
+            self.save_due = True
+            self._emit({"event": "settled", "cell": iago.cell_name(self.game.peek())})
+        if (self.lifted_last and self.phase == PLAY and
+                elapsed(now, self.lifted_at) >= TAKEBACK_HOLD_MS):
+            self.lifted_last = False
+            self._undo(now, "held")
+        if (self.setting_cell != NONE and not self.setting_done and
+                elapsed(now, self.setting_since) >= SETTING_HOLD_MS):
+            self.setting_done = True
+            self._step_setting(self.setting_cell, now)
+        if self.flash_cell != NONE and elapsed(now, self.flash_at) >= FLASH_MS:
+            self.flash_cell = NONE
+            self.dirty = True
+        if self.phase == PLAY and self.game.is_game_over() and self._settled():
+            self._enter(OVER, now)
+            outcome = self.game.outcome()
+            self.finished = self.game.copy()
+            self.save_due = True
+            self._emit({"event": "game_over", "winner": iago.side_name(outcome.winner),
+                        "dark": outcome.dark_score, "light": outcome.light_score,
+                        "tie_break": outcome.tie_break})
+        if self.phase == OVER and not any(self.present):
+            self.new_game(now, "cleared")
+
+    # --- commands (host link, buttons) --------------------------------------------------
+
+    def new_game(self, now, why="command", settings=None):
+        if settings is not None:
+            self.settings = settings
+        self.game = iago.Board(rules=self.settings.rules_object())
+        self.tentative = NONE
+        self.lifted_last = False
+        for c in range(_CELLS):
+            self.face_ok[c] = 1
+        self._game_changed()
+        if self.phase != STARTUP:
+            self._enter(PLAY, now)
+        self.save_due = True
+        self._emit({"event": "new_game", "why": why, "rules": self.game.rules.name()})
+        self._try_place(now)
+
+    def take_back(self, now):
+        """Take back the last placement (its disk must then be removed); False if none."""
+        if self.game.peek() is None or self.phase == STARTUP:
+            return False
+        self._undo(now, "command")
+        return True
+
+    def claim(self, now):
+        return self._claim(now)
+
+    def change_settings(self, settings, now):
+        """New settings; a change of rules needs an empty game, so it starts a new one."""
+        rules_change = settings.rules_object() != self.game.rules
+        if rules_change and self.game.ply():
+            raise ValueError("rules can change only before the first placement (start a new game)")
+        self.settings = settings
+        if rules_change:
+            self.game = iago.Board(rules=settings.rules_object())
+            self._game_changed()
+        self.save_due = True
+        self.dirty = True
+        self._emit({"event": "settings", "settings": settings.as_dict()})
+
+    def restore(self, game, flips_pending, now):
+        """Resume a saved game after power-on: `flips_pending` lists cells still to turn."""
+        self.game = game
+        self.settings.rules = _base_rules(game.rules)
+        self.settings.penalty = game.rules.penalty
+        self._game_changed()
+        for c in flips_pending:
+            self.face_ok[c] = 0
+        self._emit({"event": "restored", "moves": game.ply(), "flips_pending": len(flips_pending)})
+
+    # --- state -------------------------------------------------------------------------
+
+    def agrees(self):
+        """True when every hex holds what the game says and every flip is done."""
+        cells = self.game._cells
+        for c in range(_CELLS):
+            if (cells[c] != 0) != (self.present[c] == 1) or not self.face_ok[c]:
+                return False
+        return True
+
+    def differences(self):
+        """(extra disks, missing disks, flips pending) as lists of cells."""
+        extra = []
+        missing = []
+        flips = []
+        cells = self.game._cells
+        for c in range(_CELLS):
+            if cells[c] and not self.present[c]:
+                missing.append(c)
+            elif not cells[c] and self.present[c] and not (c in SETTINGS_HEXES and self._pregame()):
+                extra.append(c)
+            if cells[c] and not self.face_ok[c]:
+                flips.append(c)
+        return extra, missing, flips
+
+    def flips_pending(self):
+        return [c for c in range(_CELLS) if self.game.cell(c) and not self.face_ok[c]]
+
+    def state(self):
+        """Everything a host needs to draw the board, as JSON-ready data."""
+        game = self.game
+        extra, missing, flips = self.differences()
+        names = iago.cell_name
+        outcome = game.outcome()
+        return {
+            "position": game.text(),
+            "rules": game.rules.name(),
+            "settings": self.settings.as_dict(),
+            "phase": PHASE_NAMES[self.phase],
+            "turn": iago.side_name(game.turn),
+            "moves": [names(c) for c in game.move_stack],
+            "claims": list(game.claims),
+            "tentative": names(self.tentative) if self.tentative != NONE else None,
+            "flips_pending": [names(c) for c in flips],
+            "extra": [names(c) for c in extra],
+            "missing": [names(c) for c in missing],
+            "legal": [names(c) for c in game.legal_moves] if self._settled() else [],
+            "scores": list(game.scores()),
+            "can_claim": game.can_claim(),
+            "outcome": None if outcome is None else {
+                "winner": iago.side_name(outcome.winner), "dark": outcome.dark_score,
+                "light": outcome.light_score, "tie_break": outcome.tie_break},
+        }
+
+    # --- LED frame -----------------------------------------------------------------------
+
+    def compose(self, now):
+        """Write the LED frame for `now` into self.frame (RGB in cell order); no allocation."""
+        pal = palette.PALETTES[self.settings.palette]
+        frame = self.frame
+        cells = self.game._cells
+        present = self.present
+        face_ok = self.face_ok
+        slow = (now // 400) & 1
+        fast = (now // 125) & 1
+        reveal = now % 4000 < 300
+        turn_hint = palette.HINT_DARK if self.game.turn == iago.DARK else palette.HINT_LIGHT
+        show_hints = self.settings.hints and self._settled()
+        pregame = self._pregame()
+        over = self.phase == OVER
+        show = 0
+        if over:
+            show = (now // 1500) % 3
+            winner = self.game.outcome().winner
+        if self.phase == STARTUP:
+            step = elapsed(now, self.phase_since) * 3 // STARTUP_MS
+            for c in range(_CELLS):
+                frame[c * 3] = 60 if step == 0 else 0
+                frame[c * 3 + 1] = 60 if step == 1 else 0
+                frame[c * 3 + 2] = 60 if step >= 2 else 0
+            return
+        for c in range(_CELLS):
+            v = cells[c]
+            colour = palette.OFF
+            if v:
+                target = _FACE_COLOUR[v]
+                if not present[c]:
+                    # Lifted: show the face it must have when put back, blinking.
+                    colour = target if (slow or not face_ok[c]) else palette.OFF
+                elif not face_ok[c]:
+                    colour = target if slow else _FACE_COLOUR[v ^ 4]  # "turn this"
+                elif over:
+                    if show == 0:
+                        colour = palette.WIN if v == winner else (target if slow else palette.OFF)
+                    elif show == 1:
+                        colour = target if v == iago.DARK else palette.OFF
+                    else:
+                        colour = target if v == iago.LIGHT else palette.OFF
+                elif v & iago.CAPTIVE and reveal:
+                    colour = _FACE_COLOUR[v & 3]
+                else:
+                    colour = target
+            elif present[c]:
+                if pregame and c in SETTINGS_HEXES:
+                    colour = self._setting_colour(c)
+                elif not over:
+                    colour = palette.ERROR if fast else palette.OFF
+            elif pregame and c in SETTINGS_HEXES:
+                colour = self._setting_colour(c)
+            elif not over and ((show_hints and self.hint[c]) or _IS_CORNER[c]):
+                colour = turn_hint
+            if c == self.flash_cell:
+                colour = self.flash_colour if fast else palette.OFF
+            rgb = pal[colour]
+            frame[c * 3] = rgb[0]
+            frame[c * 3 + 1] = rgb[1]
+            frame[c * 3 + 2] = rgb[2]
+
+    def _setting_colour(self, c):
+        s = self.settings
+        if c == SETTINGS_HEXES[0]:
+            return (palette.SETTING_ON, palette.DARK, palette.LIGHT,
+                    palette.DARK_CAPTIVE)[("standard", "loose", "simple",
+                                           "loose+simple").index(s.rules)]
+        if c == SETTINGS_HEXES[1]:
+            return palette.SETTING_ON if s.penalty else palette.SETTING_OFF
+        if c == SETTINGS_HEXES[2]:
+            return palette.SETTING_ON if s.hints else palette.SETTING_OFF
+        if c == SETTINGS_HEXES[3]:
+            return palette.LIGHT
+        return palette.SETTING_ON if s.palette else palette.SETTING_OFF
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _emit(self, event):
+        if len(self.outbox) < 64:
+            self.outbox.append(event)
+
+    def _enter(self, phase, now):
+        self.phase = phase
+        self.phase_since = now
+        self.dirty = True
+
+    def _pending(self):
+        cells = self.game._cells
+        n = 0
+        for c in range(_CELLS):
+            if cells[c] and not self.face_ok[c]:
+                n += 1
+        return n
+
+    def _settled(self):
+        return self.tentative == NONE and self._pending() == 0
+
+    def _pregame(self):
+        return self.game.ply() == 0 and self.phase == PLAY
+
+    def _game_changed(self):
+        hint = self.hint
+        for c in range(_CELLS):
+            hint[c] = 0
+            if self.game.cell(c) == iago.EMPTY:
+                self.face_ok[c] = 1
+        for c in self.game.legal_moves:
+            hint[c] = 1
+        self.dirty = True
+
+    def _try_place(self, now):
+        """Play the one new disk on the board if everything else agrees and it is legal."""
+        if self.phase != PLAY or self.tentative != NONE or self.game.is_game_over():
+            return
+        cells = self.game._cells
+        pregame = self._pregame()
+        new = NONE
+        for c in range(_CELLS):
+            if self.present[c] and not cells[c]:
+                if pregame and c in SETTINGS_HEXES:
+                    continue
+                if new != NONE:
+                    return
+                new = c
+            elif cells[c] and (not self.present[c] or not self.face_ok[c]):
+                return
+        if new == NONE or not self.hint[new]:
+            return
+        if self.game.is_miss(new):
+            self._emit({"event": "miss", "cell": iago.cell_name(new)})
+        captured, released = self.game.flips(new)
+        mover = self.game.turn
+        self.game.push(new)
+        for c in captured:
+            self.face_ok[c] = 0
+        for c in released:
+            self.face_ok[c] = 0
+        self.face_ok[new] = 1
+        self.tentative = new
+        self.placed_at = now
+        self.lifted_last = False
+        self._game_changed()
+        self._emit({"event": "move", "cell": iago.cell_name(new), "side": iago.side_name(mover),
+                    "captured": [iago.cell_name(c) for c in captured],
+                    "released": [iago.cell_name(c) for c in released]})
+
+    def _undo(self, now, why):
+        game = self.game
+        flipped = game.last_flips()
+        cell = game.pop()
+        for c in flipped:
+            self.face_ok[c] ^= 1
+        if self.phase == OVER:
+            self._enter(PLAY, now)
+        self.tentative = NONE
+        self.lifted_last = False
+        self._game_changed()
+        if why != "slid":
+            self.save_due = True
+        self._emit({"event": "take_back", "cell": iago.cell_name(cell), "why": why,
+                    "flips_to_undo": [iago.cell_name(c) for c in flipped if not self.face_ok[c]]})
+
+    def _claim(self, now):
+        granted = self.game.claim_penalty()
+        last = self.game.peek()
+        if last is not None:
+            self.flash_cell = last
+            self.flash_colour = palette.SETTING_ON if granted else palette.ERROR
+            self.flash_at = now
+        if granted:
+            self._game_changed()
+            self.save_due = True
+        self._emit({"event": "claim", "granted": granted})
+        return granted
+
+    def _step_setting(self, cell, now):
+        changed = self.settings.step(cell)
+        self.flash_cell = cell
+        self.flash_colour = palette.SETTING_ON if changed else palette.ERROR
+        self.flash_at = now
+        if changed:
+            self.change_settings(self.settings, now)
+
+    def _report_startup(self):
+        extra, missing, flips = self.differences()
+        self._emit({"event": "startup", "moves": self.game.ply(),
+                    "closed": [iago.cell_name(c) for c in range(_CELLS) if self.present[c]],
+                    "unexpected": [iago.cell_name(c) for c in extra],
+                    "missing": [iago.cell_name(c) for c in missing],
+                    "flips_pending": [iago.cell_name(c) for c in flips]})
+
+
+def _base_rules(rules):
+    name = rules.name().replace("+penalty", "")
+    return name if name in ("standard", "loose", "simple", "loose+simple") else "standard"

@@ -1,0 +1,88 @@
+"""Board settings: rules, penalty option, hints, brightness, palette.
+
+On an empty board before the first placement, a disk resting on one of the settings hexes of
+row A steps that setting to its next value (docs/board.md has the picture):
+A1 rules, A2 penalty option, A3 hints, A4 brightness, A5 palette.
+"""
+
+import iago
+from iago import hexgrid
+
+RULE_CHOICES = ("standard", "loose", "simple", "loose+simple")
+BRIGHTNESS_LEVELS = (24, 64, 128, 255)
+
+# The settings hexes, in row A, and what each steps.
+RULES_HEX = 0      # A1
+PENALTY_HEX = 1    # A2
+HINTS_HEX = 2      # A3
+BRIGHTNESS_HEX = 3  # A4
+PALETTE_HEX = 4    # A5
+SETTINGS_HEXES = (RULES_HEX, PENALTY_HEX, HINTS_HEX, BRIGHTNESS_HEX, PALETTE_HEX)
+NAMES = ("rules", "penalty", "hints", "brightness", "palette")
+
+
+class Settings:
+    def __init__(self, rules="standard", penalty=False, hints=True, brightness=2, palette=0):
+        if rules not in RULE_CHOICES:
+            raise ValueError("unknown rules %r (one of %s)" % (rules, ", ".join(RULE_CHOICES)))
+        if not 0 <= brightness < len(BRIGHTNESS_LEVELS):
+            raise ValueError("brightness is a level 0-%d, not %r" % (len(BRIGHTNESS_LEVELS) - 1,
+                                                                    brightness))
+        if palette not in (0, 1):
+            raise ValueError("palette is 0 (standard) or 1 (colour-blind), not %r" % (palette,))
+        if penalty and rules.startswith("loose"):
+            raise ValueError("the penalty option needs forced capture (not with loose rules)")
+        self.rules = rules
+        self.penalty = bool(penalty)
+        self.hints = bool(hints)
+        self.brightness = brightness
+        self.palette = palette
+
+    def rules_object(self):
+        return iago.Rules.parse(self.rules + ("+penalty" if self.penalty else ""))
+
+    def brightness_level(self):
+        return BRIGHTNESS_LEVELS[self.brightness]
+
+    def step(self, hex_cell):
+        """Step the setting of a settings hex; returns False if that hex sets nothing."""
+        if hex_cell == RULES_HEX:
+            self.rules = RULE_CHOICES[(RULE_CHOICES.index(self.rules) + 1) % len(RULE_CHOICES)]
+            if self.rules.startswith("loose"):
+                self.penalty = False
+        elif hex_cell == PENALTY_HEX:
+            if self.rules.startswith("loose"):
+                return False
+            self.penalty = not self.penalty
+        elif hex_cell == HINTS_HEX:
+            self.hints = not self.hints
+        elif hex_cell == BRIGHTNESS_HEX:
+            self.brightness = (self.brightness + 1) % len(BRIGHTNESS_LEVELS)
+        elif hex_cell == PALETTE_HEX:
+            self.palette ^= 1
+        else:
+            return False
+        return True
+
+    def as_dict(self):
+        return {"rules": self.rules, "penalty": self.penalty, "hints": self.hints,
+                "brightness": self.brightness, "palette": self.palette}
+
+    @classmethod
+    def from_dict(cls, data):
+        """Settings from a dict (saved file or host command); missing keys keep defaults."""
+        if not isinstance(data, dict):
+            raise ValueError("settings must be an object")
+        for key in data:
+            if key not in NAMES:
+                raise ValueError("unknown setting %r (known: %s)" % (key, ", ".join(NAMES)))
+        return cls(data.get("rules", "standard"), bool(data.get("penalty", False)),
+                   bool(data.get("hints", True)), data.get("brightness", 2),
+                   data.get("palette", 0))
+
+    def __eq__(self, other):
+        return isinstance(other, Settings) and self.as_dict() == other.as_dict()
+
+
+def settings_hex_name(hex_cell):
+    return hexgrid.cell_name(hex_cell)

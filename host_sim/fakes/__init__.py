@@ -1,0 +1,1 @@
+"""Fakes of MicroPython hardware modules for running the firmware under CPython."""
