@@ -1,0 +1,99 @@
+"""Saved games: atomic, checked, resumable; damage is set aside, never a crash."""
+
+import os
+
+import pytest
+
+import iago
+from gameboard.saves import KEEP_FINISHED, SaveError, Saves
+from gameboard.settings import Settings
+
+
+def played(rules="standard+penalty", moves=("D4", "D5", "B2")):
+    game = iago.Board(rules=iago.Rules.parse(rules))
+    for name in moves:
+        game.play(name)
+    return game
+
+
+def test_save_and_load_round_trip_with_claims_and_pending_flips(tmp_path):
+    saves = Saves(str(tmp_path))
+    settings = Settings(rules="standard", penalty=True, hints=False, brightness=1, palette=1)
+    game = played()
+    assert game.claim_penalty()                       # dark missed the capture on D6
+    game.play("A1")
+    saves.save(settings, game, [iago.parse_cell("D5")])
+    loaded_settings, loaded, flips = saves.load()
+    assert loaded_settings == settings
+    assert loaded.text() == game.text()
+    assert loaded.move_stack == game.move_stack and loaded.claims == game.claims
+    assert flips == [iago.parse_cell("D5")]
+    assert not (tmp_path / "game.tmp").exists()
+
+
+def test_no_save_is_none(tmp_path):
+    assert Saves(str(tmp_path)).load() is None
+
+
+@pytest.mark.parametrize("damage", [
+    lambda text: text.replace('"D4"', '"D6"'),        # content changed: checksum fails
+    lambda text: text[: len(text) // 2],              # cut short
+    lambda text: "",                                  # empty file
+    lambda text: text.replace("crc", "xyz"),          # no checksum line
+    lambda text: "\x00\xff garbage\ncrc 00000000\n",  # noise
+])
+def test_damaged_save_is_set_aside_and_reported(tmp_path, damage):
+    saves = Saves(str(tmp_path))
+    saves.save(Settings(), played("standard", ("D4", "D5")), [])
+    path = tmp_path / "game.json"
+    path.write_text(damage(path.read_text()))
+    with pytest.raises(SaveError) as info:
+        saves.load()
+    assert "set aside as game.bad" in str(info.value)
+    assert (tmp_path / "game.bad").exists() and not path.exists()
+    assert saves.load() is None                       # the board starts afresh
+
+
+def test_a_checksummed_but_illegal_move_list_is_damage_too(tmp_path):
+    import json
+    from binascii import crc32
+    body = json.dumps({"format": 1, "settings": {}, "start": iago.STARTING_TEXT,
+                       "moves": ["E5"], "claims": [], "flips": []})
+    (tmp_path / "game.json").write_text(body + "\ncrc %08x\n" % crc32(body.encode()))
+    with pytest.raises(SaveError) as info:
+        Saves(str(tmp_path)).load()
+    assert "E5" in str(info.value)
+
+
+def test_interrupted_write_leaves_the_previous_save(tmp_path):
+    saves = Saves(str(tmp_path))
+    game = played("standard", ("D4",))
+    saves.save(Settings(), game, [])
+    # A power cut while writing the next save leaves a partial game.tmp behind.
+    (tmp_path / "game.tmp").write_text('{"format": 1, "moves": ["D4", "D')
+    assert saves.load()[1].text() == game.text()
+
+
+def test_finished_games_keep_the_last_twenty(tmp_path):
+    saves = Saves(str(tmp_path))
+    game = iago.Board()
+    while not game.is_game_over():
+        game.push(list(game.legal_moves)[0])
+    for _ in range(KEEP_FINISHED + 3):
+        saves.save_finished(game, [("Dark", "Ann")])
+    ids = saves.finished_ids()
+    assert ids == list(range(4, KEEP_FINISHED + 4))
+    text = saves.read_finished(ids[-1])
+    from iago import record
+    assert record.parse(text).board().text() == game.text()
+    with pytest.raises(KeyError):
+        saves.read_finished(1)
+    assert len(os.listdir(tmp_path / "games")) == KEEP_FINISHED
+
+
+def test_error_log_keeps_the_newest_part(tmp_path):
+    saves = Saves(str(tmp_path))
+    saves.log_error("a" * 3000, limit=4096)
+    saves.log_error("b" * 3000, limit=4096)
+    text = (tmp_path / "error.log").read_text()
+    assert len(text) == 4096 and text.endswith("b" * 3000)
