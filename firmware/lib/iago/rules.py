@@ -344,7 +344,8 @@ class Board:
             self._empty_inner -= 1
         # One small bytes object a placement: the cell, the penalty state before, the flips.
         self._stack.append(bytes(undo))
-        self._penalty = penalty
+        # A miss by the placement that ends the game can no longer be claimed.
+        self._penalty = penalty if self._empty_inner else 0
         self.turn ^= 3
         self._legal_cache = None
 
@@ -530,6 +531,9 @@ class Board:
             penalty |= _PENALTY_FIELDS[word]
         if penalty == _MISS | _FREE:
             raise InvalidPositionError("fields 'miss' and 'free' exclude each other")
+        if penalty and not self.rules.penalty:
+            raise InvalidPositionError("field %r needs the penalty option (rules %s+penalty)"
+                                       % (fields[2], self.rules.name()))
         self._cells[:] = cells
         self.turn = DARK if fields[1] == "D" else LIGHT
         self._penalty = penalty
