@@ -15,7 +15,7 @@ settled placements are saved.
 
 import iago
 from gameboard import palette
-from gameboard.settings import SETTINGS_HEXES, Settings
+from gameboard.settings import RULE_CHOICES, SETTINGS_HEXES, Settings
 
 try:
     from micropython import const
@@ -41,6 +41,8 @@ PHASE_NAMES = ("startup", "play", "over")
 
 _FACE_COLOUR = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, palette.OFF,
                       palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
+# How the rules hex (A1) shows standard, loose, simple and loose+simple before a game.
+_RULES_COLOUR = (palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_CAPTIVE)
 _CORNERS = tuple(iago.parse_cell(n) for n in ("A1", "A5", "E1", "E9", "I5", "I9"))
 _IS_CORNER = bytes(1 if c in _CORNERS else 0 for c in range(_CELLS))
 
@@ -73,6 +75,7 @@ class Controller:
         self.flash_at = 0
         self.save_due = False              # the game or settings changed at a save point
         self.finished = None               # a finished game awaiting its record
+        self.winner = 0                    # iago.DARK or iago.LIGHT once the game is over
         self.dirty = True
         self._game_changed()
 
@@ -274,9 +277,9 @@ class Controller:
         pregame = self._pregame()
         over = self.phase == OVER
         show = 0
+        winner = self.winner
         if over:
             show = (now // 1500) % 3
-            winner = self.game.outcome().winner
         if self.phase == STARTUP:
             step = elapsed(now, self.phase_since) * 3 // STARTUP_MS
             for c in range(_CELLS):
@@ -324,9 +327,7 @@ class Controller:
     def _setting_colour(self, c):
         s = self.settings
         if c == SETTINGS_HEXES[0]:
-            return (palette.SETTING_ON, palette.DARK, palette.LIGHT,
-                    palette.DARK_CAPTIVE)[("standard", "loose", "simple",
-                                           "loose+simple").index(s.rules)]
+            return _RULES_COLOUR[RULE_CHOICES.index(s.rules)]
         if c == SETTINGS_HEXES[1]:
             return palette.SETTING_ON if s.penalty else palette.SETTING_OFF
         if c == SETTINGS_HEXES[2]:
@@ -342,6 +343,8 @@ class Controller:
             self.outbox.append(event)
 
     def _enter(self, phase, now):
+        if phase == OVER:
+            self.winner = self.game.outcome().winner
         self.phase = phase
         self.phase_since = now
         self.dirty = True

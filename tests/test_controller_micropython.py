@@ -1,0 +1,100 @@
+"""The controller under the unix MicroPython VM: a whole game, and a steady-state tick and LED
+frame that allocate nothing (micropython.heap_lock makes any allocation a MemoryError)."""
+
+import pytest
+
+import mpvm
+
+SETUP = """
+import gc
+try:
+    import micropython
+except ImportError:  # the same program also runs under CPython for comparison
+    micropython = None
+import iago
+from gameboard.controller import Controller, STARTUP_MS, OVER
+from gameboard.settings import Settings
+
+def steady(ctl, now, n):
+    i = 0
+    while i < n:
+        i += 1
+        now += 7
+        ctl.tick(now)
+        ctl.compose(now)
+    return now
+
+def locked(ctl, now):
+    now = steady(ctl, now, 150)   # past one-off timers (settling, a settings step)
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        steady(ctl, now, 400)
+    finally:
+        micropython.heap_unlock()
+
+def place(ctl, name, now):
+    ctl.switch(iago.parse_cell(name), True, now)
+    ctl.tick(now + 400)
+    return now + 400
+
+ctl = Controller(Settings(rules="loose", hints=True), 0)
+now = STARTUP_MS + 1
+ctl.tick(now)
+"""
+
+PHASES = {
+    "play with captives": "for n in ('D4', 'D5', 'D6'): now = place(ctl, n, now)\n"
+                          "for c in ctl.flips_pending():\n"
+                          "    ctl.switch(c, False, now); ctl.switch(c, True, now + 1)\n",
+    "flips pending": "for n in ('D4', 'D5', 'D6'): now = place(ctl, n, now)\n",
+    "a disk lifted": "for n in ('D4', 'D5'): now = place(ctl, n, now)\n"
+                     "ctl.switch(iago.parse_cell('D4'), False, now)\n",
+    "illegal disk": "ctl.switch(iago.parse_cell('E5'), True, now)\n",
+    "pre-game settings": "ctl.switch(iago.parse_cell('A1'), True, now)\n",
+    "game over": "b = ctl.game\n"
+                 "while not b.is_game_over():\n"
+                 "    c = list(b.legal_moves)[0]\n"
+                 "    ctl.switch(c, True, now)\n"
+                 "    now += 400\n"
+                 "    ctl.tick(now)\n"
+                 "    for f in ctl.flips_pending():\n"
+                 "        ctl.switch(f, False, now); ctl.switch(f, True, now + 1)\n"
+                 "    ctl.tick(now + 2)\n"
+                 "assert ctl.phase == OVER, ctl.phase\n",
+}
+
+
+@pytest.mark.parametrize("phase", sorted(PHASES))
+def test_steady_tick_and_frame_allocate_nothing(phase):
+    out = mpvm.run_unix(SETUP + PHASES[phase] + "ctl.outbox.clear()\nlocked(ctl, now)\nprint('ok')\n",
+                        heap="512k")
+    assert out.split() == ["ok"]
+
+
+def test_a_whole_game_with_flips_under_micropython_matches_cpython():
+    program = SETUP + """
+b = ctl.game
+pick = 1
+while not b.is_game_over():
+    moves = list(b.legal_moves)
+    pick = (pick * 1103515245 + 12345) & 0x7FFFFFFF
+    c = moves[pick % len(moves)]
+    ctl.switch(c, True, now)
+    now += 400
+    ctl.tick(now)
+    for f in ctl.flips_pending():
+        ctl.switch(f, False, now)
+        ctl.switch(f, True, now + 100)
+    now += 200
+    ctl.tick(now)
+print(ctl.phase, b.text(), b.outcome().winner)
+"""
+    import contextlib
+    import io
+    expected = io.StringIO()
+    with contextlib.redirect_stdout(expected):
+        exec(compile(program, "<game>", "exec"), {})
+    got = mpvm.run_unix(program, heap="512k")
+    assert got == expected.getvalue()
+    assert got.split()[0] == "2"   # OVER
