@@ -1,0 +1,260 @@
+"""The board map: which GPIO does what, where each hex sits in the reed matrix and LED chain.
+
+One JSON file (hardware/board.json, copied to the Pico as /board.json) describes a built
+board; hardware/board-map.md documents the format. `load` reads and checks it and returns a
+`BoardMap` of flat tables that the scan and LED paths index directly.
+"""
+
+import json
+
+import iago
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+FORMAT = const(1)
+CELLS = const(61)
+MATRIX_LINES = const(8)      # at most 8 row and 8 column lines: one byte of column bits a row
+NO_CELL = const(255)         # cell_of_crossing at a crossing no hex uses
+
+# GPIOs a board may use: GP23-25 and GP29 are wired on the Pico itself (power-supply mode,
+# VBUS sense, on-board LED, VSYS sense).
+USABLE_GPIOS = tuple(range(0, 23)) + (26, 27, 28)
+
+# LED types and how many channels (bytes per LED) each takes.
+LED_TYPES = {"WS2812B": 3, "WS2812": 3, "SK6812": 3, "SK6812-RGBW": 4}
+BUTTONS = ("select", "confirm")
+
+# Entries with defaults; the others are required.
+DEFAULTS = {
+    "led_type": "WS2812B",
+    "colour_order": "GRB",
+    "buttons": {},
+    "current_budget_ma": 500,
+    "led_ma_per_channel": 20,
+    "led_idle_ma": 1,
+    "debounce_ms": 10,
+}
+REQUIRED = ("format", "name", "rows", "cols", "led_pin", "cells")
+OPTIONAL = ("notes",)
+
+
+class BoardMapError(ValueError):
+    """The board map is unusable; the message names the entry at fault."""
+
+
+class BoardMap:
+    """A checked board map, made by `check(data)` or `load(path)`.
+
+    name, format
+    row_pins, col_pins   tuples of GPIO numbers of the matrix lines
+    led_pin, led_type, bpp (bytes per LED)
+    colour_order         the byte offset within an LED of red, green, blue (and white), as
+                         neopixel's ORDER: (1, 0, 2) for GRB
+    buttons              {"select": gpio, "confirm": gpio}, either or both may be absent
+    current_budget_ma, led_ma_per_channel, led_idle_ma, debounce_ms
+    cell_of_crossing     bytearray(64): crossing (row * 8 + col, positions in row_pins and
+                         col_pins) -> cell 0-60, or NO_CELL where no hex is wired
+    crossing_of_cell     bytearray(61): cell -> crossing
+    led_of_cell          bytearray(61): cell -> position in the LED chain
+    cell_of_led          bytearray(61): position in the LED chain -> cell
+
+    It has no methods, so nothing in it refers to this module: once the map is loaded, the
+    module can be dropped from sys.modules to give its heap back.
+    """
+
+    # Declarations only (MicroPython ignores them); check() sets every one.
+    format: int
+    name: str
+    row_pins: tuple
+    col_pins: tuple
+    led_pin: int
+    led_type: str
+    bpp: int
+    colour_order: tuple
+    buttons: dict
+    current_budget_ma: int
+    led_ma_per_channel: int
+    led_idle_ma: int
+    debounce_ms: int
+    cell_of_crossing: bytearray
+    crossing_of_cell: bytearray
+    led_of_cell: bytearray
+    cell_of_led: bytearray
+
+
+def used_pins(bmap):
+    """Every GPIO the board uses, with what it is: {gpio: "rows[0]", ...}."""
+    used = {}
+    for i, pin in enumerate(bmap.row_pins):
+        used[pin] = "rows[%d]" % i
+    for i, pin in enumerate(bmap.col_pins):
+        used[pin] = "cols[%d]" % i
+    used[bmap.led_pin] = "led_pin"
+    for name in bmap.buttons:
+        used[bmap.buttons[name]] = "buttons.%s" % name
+    return used
+
+
+def _fail(message):
+    raise BoardMapError("board map: " + message)
+
+
+def _is_int(value):
+    return type(value) is int  # bool is not a count or a pin
+
+
+def _count(data, key, minimum):
+    value = data[key]
+    if not _is_int(value) or value < minimum:
+        _fail("%s must be a whole number of at least %d, not %s" % (key, minimum, _show(value)))
+    return value
+
+
+def _show(value):
+    return json.dumps(value)
+
+
+def _pin(value, where, used):
+    if not _is_int(value) or value not in USABLE_GPIOS:
+        _fail("%s: %s is not a usable Pico GPIO (0-22, 26-28)" % (where, _show(value)))
+    if value in used:
+        _fail("%s: GP%d is already used by %s" % (where, value, used[value]))
+    used[value] = where
+    return value
+
+
+def _lines(data, key, used):
+    pins = data[key]
+    if not isinstance(pins, list) or not 1 <= len(pins) <= MATRIX_LINES:
+        _fail("%s must be a list of 1-%d GPIO numbers" % (key, MATRIX_LINES))
+    return tuple(_pin(p, "%s[%d]" % (key, i), used) for i, p in enumerate(pins))
+
+
+def check(data):
+    """Check a parsed board map (a dict) and build its BoardMap; raises BoardMapError."""
+    if not isinstance(data, dict):
+        _fail("the file must hold a JSON object")
+    for key in sorted(data):
+        if key not in REQUIRED and key not in DEFAULTS and key not in OPTIONAL:
+            _fail("unknown entry %s" % _show(key))
+    for key in REQUIRED:
+        if key not in data:
+            _fail("missing entry %s" % _show(key))
+    data = dict(data)
+    for key in DEFAULTS:
+        if key not in data:
+            data[key] = DEFAULTS[key]
+
+    bmap = BoardMap()
+    bmap.format = FORMAT
+    if data["format"] != FORMAT:
+        _fail("format %s is not supported (this firmware reads format %d)"
+              % (_show(data["format"]), FORMAT))
+    name = data["name"]
+    if not isinstance(name, str) or not name:
+        _fail("name must be a non-empty string")
+    bmap.name = name
+
+    used = {}
+    bmap.row_pins = _lines(data, "rows", used)
+    bmap.col_pins = _lines(data, "cols", used)
+    bmap.led_pin = _pin(data["led_pin"], "led_pin", used)
+    buttons = data["buttons"]
+    if not isinstance(buttons, dict):
+        _fail("buttons must be an object such as {\"select\": 20, \"confirm\": 21}")
+    bmap.buttons = {}
+    for key in sorted(buttons):
+        if key not in BUTTONS:
+            _fail("buttons: unknown button %s (known: %s)" % (_show(key), ", ".join(BUTTONS)))
+        bmap.buttons[key] = _pin(buttons[key], "buttons." + key, used)
+
+    led_type = data["led_type"]
+    if led_type not in LED_TYPES:
+        _fail("led_type %s is unknown (known: %s)"
+              % (_show(led_type), ", ".join(sorted(LED_TYPES))))
+    bmap.led_type = led_type
+    bmap.bpp = LED_TYPES[led_type]
+    order = data["colour_order"]
+    channels = "RGBW"[:bmap.bpp]
+    if (not isinstance(order, str) or len(order) != bmap.bpp or
+            sorted(order) != sorted(channels)):
+        _fail("colour_order %s must arrange the letters %s (e.g. %s) for a %s"
+              % (_show(order), ", ".join(channels), "GRB" + channels[3:], led_type))
+    bmap.colour_order = tuple(order.index(ch) for ch in channels)
+
+    bmap.current_budget_ma = _count(data, "current_budget_ma", 1)
+    bmap.led_ma_per_channel = _count(data, "led_ma_per_channel", 1)
+    bmap.led_idle_ma = _count(data, "led_idle_ma", 0)
+    bmap.debounce_ms = _count(data, "debounce_ms", 1)
+    if bmap.debounce_ms > 1000:
+        _fail("debounce_ms %d is longer than any switch bounces (at most 1000)" % bmap.debounce_ms)
+    idle = bmap.led_idle_ma * CELLS
+    if bmap.current_budget_ma <= idle:
+        _fail("current_budget_ma %d does not cover the LEDs' idle draw of %d mA"
+              % (bmap.current_budget_ma, idle))
+    if "notes" in data and not isinstance(data["notes"], (str, list)):
+        _fail("notes must be a string or a list of strings")
+
+    _cells(data["cells"], bmap)
+    return bmap
+
+
+def _cells(cells, bmap):
+    if not isinstance(cells, dict):
+        _fail("cells must be an object of hexes: "
+              "{\"A1\": {\"row\": 0, \"col\": 0, \"led\": 0}, ...}")
+    names = [iago.cell_name(c) for c in range(CELLS)]
+    bmap.cell_of_crossing = bytearray(b"\xff" * (MATRIX_LINES * MATRIX_LINES))
+    bmap.crossing_of_cell = bytearray(CELLS)
+    bmap.led_of_cell = bytearray(CELLS)
+    bmap.cell_of_led = bytearray(CELLS)
+    for key in sorted(cells):
+        if key not in names:
+            _fail("cells: unknown cell %s (cells are A1-A5 ... I5-I9)" % _show(key))
+    missing = [n for n in names if n not in cells]
+    if missing:
+        _fail("cells: missing %s" % ", ".join(missing))
+    rows = len(bmap.row_pins)
+    cols = len(bmap.col_pins)
+    led_user = [None] * CELLS
+    for cell in range(CELLS):
+        name = names[cell]
+        entry = cells[name]
+        if not isinstance(entry, dict) or sorted(entry) != ["col", "led", "row"]:
+            _fail("cells: %s must be {\"row\": R, \"col\": C, \"led\": L}" % name)
+        row, col, led = entry["row"], entry["col"], entry["led"]
+        if not _is_int(row) or not 0 <= row < rows:
+            _fail("cells: %s: row %s is not a position in rows (0-%d)"
+                  % (name, _show(row), rows - 1))
+        if not _is_int(col) or not 0 <= col < cols:
+            _fail("cells: %s: col %s is not a position in cols (0-%d)"
+                  % (name, _show(col), cols - 1))
+        if not _is_int(led) or not 0 <= led < CELLS:
+            _fail("cells: %s: LED %s is out of range (0-%d)" % (name, _show(led), CELLS - 1))
+        crossing = row * MATRIX_LINES + col
+        other = bmap.cell_of_crossing[crossing]
+        if other != NO_CELL:
+            _fail("cells: %s and %s both use the crossing of row %d and col %d"
+                  % (names[other], name, row, col))
+        if led_user[led] is not None:
+            _fail("cells: %s and %s both use LED %d" % (led_user[led], name, led))
+        led_user[led] = name
+        bmap.cell_of_crossing[crossing] = cell
+        bmap.crossing_of_cell[cell] = crossing
+        bmap.led_of_cell[cell] = led
+        bmap.cell_of_led[led] = cell
+
+
+def load(path):
+    """Read and check the board map file at `path`; raises OSError or BoardMapError."""
+    with open(path) as f:
+        text = f.read()
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise BoardMapError("board map: %s is not valid JSON (%s)" % (path, exc))
+    return check(data)

@@ -1,0 +1,154 @@
+"""Per-switch deferred debouncing of the reed matrix, allocation-free.
+
+A switch's debounced state changes only once its raw state has differed from the debounced
+state at every scan for `debounce_ms`; a scan that sees it back at the debounced state starts
+the wait over. So a disk slid past a hex, a bounce or a glitch shorter than `debounce_ms`
+produces no event, and an event comes `debounce_ms` after the contact settled (QMK calls this
+sym_defer_pk).
+
+Switches are addressed by crossing = row * 8 + col, the matrix positions of the board map;
+`BoardMap.cell_of_crossing` turns one into a hex. Raw and debounced states are bytearray(8),
+one byte of column bits a row line, bit set = switch closed.
+
+An event is one small int: `crossing | CLOSED` for a switch that closed, `crossing` for one
+that opened (`event & CROSSING`, `event >> 7`). Events wait in a fixed ring, `EventQueue`,
+that never allocates; when it is full, a debounced change is held back (its switch stays
+pending) and reported on a later update, so `state` and the events never disagree.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+ROWS = const(8)
+_IDLE = bytes(ROWS)
+CLOSED = const(0x80)       # event bit: the switch closed
+CROSSING = const(0x3F)     # event bits: the crossing
+_WRAP = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30 on MicroPython
+
+
+def elapsed(now, then):
+    """Milliseconds from `then` to `now` on a clock that wraps at 2**30."""
+    return (now - then) & _WRAP
+
+
+class EventQueue:
+    """Switch events, oldest first, in a ring of `capacity` bytes (like CircuitPython's
+    keypad.EventQueue). `overflowed` tells that a change had to wait for room; `clear()`
+    resets it."""
+
+    def __init__(self, capacity=64):
+        self._ring = bytearray(capacity)
+        self._capacity = capacity
+        self._head = 0
+        self._count = 0
+        self.overflowed = False
+
+    def __len__(self):
+        return self._count
+
+    def put(self, event):
+        """Queue an event (0-255); False (and `overflowed` set) when the ring is full."""
+        if self._count == self._capacity:
+            self.overflowed = True
+            return False
+        i = self._head + self._count
+        if i >= self._capacity:
+            i -= self._capacity
+        self._ring[i] = event
+        self._count += 1
+        return True
+
+    def get(self):
+        """The oldest event, or -1 if there is none."""
+        if not self._count:
+            return -1
+        event = self._ring[self._head]
+        self._head += 1
+        if self._head == self._capacity:
+            self._head = 0
+        self._count -= 1
+        return event
+
+    def clear(self):
+        self._head = 0
+        self._count = 0
+        self.overflowed = False
+
+
+def _lowest_bits():
+    table = bytearray(256)
+    for v in range(1, 256):
+        c = 0
+        while not (v >> c) & 1:
+            c += 1
+        table[v] = c
+    return bytes(table)
+
+
+_LOWEST_BIT = _lowest_bits()   # byte -> index of its lowest set bit
+
+
+def debounce(raw, state, pending, since, now, debounce_ms, events):
+    """One scan's debouncing; returns the number of events queued.
+
+    raw      bytearray(8): the switches as scanned now
+    state    bytearray(8): the debounced switches, updated in place
+    pending  bytearray(8): switches whose raw state differs from `state`, being timed
+    since    list of 64 ints: when each pending switch was first seen differing
+    events   EventQueue the changes go to
+    """
+    queued = 0
+    for r in range(ROWS):
+        differ = raw[r] ^ state[r]
+        timing = pending[r]
+        if not (differ | timing):
+            continue
+        started = differ & ~timing
+        timing = differ            # a switch back at its debounced state stops timing
+        todo = differ
+        while todo:                # only the switches that differ
+            c = _LOWEST_BIT[todo]
+            bit = 1 << c
+            todo ^= bit
+            i = (r << 3) + c
+            if started & bit:
+                since[i] = now
+            elif ((now - since[i]) & _WRAP) >= debounce_ms:
+                if events.put((i | CLOSED) if raw[r] & bit else i):
+                    state[r] ^= bit
+                    timing ^= bit
+                    queued += 1
+        pending[r] = timing
+    return queued
+
+
+class Debouncer:
+    """Debounces the reed matrix: `update(raw, now_ms)` after every scan, then drain `events`."""
+
+    def __init__(self, debounce_ms, capacity=64):
+        if debounce_ms < 1:
+            raise ValueError("debounce_ms must be at least 1")
+        self.debounce_ms = debounce_ms
+        self.state = bytearray(ROWS)
+        self.pending = bytearray(ROWS)
+        self.since = [0] * (ROWS * 8)
+        self.events = EventQueue(capacity)
+
+    def update(self, raw_rows, now_ms):
+        """Take one scan (bytearray(8), 1 = closed) made at `now_ms`; returns events queued."""
+        # The usual scan: nothing differs and nothing is being timed (two compares in C).
+        if raw_rows == self.state and self.pending == _IDLE:
+            return 0
+        return debounce(raw_rows, self.state, self.pending, self.since, now_ms,
+                        self.debounce_ms, self.events)
+
+    def is_closed(self, crossing):
+        """The debounced state of one switch."""
+        return (self.state[crossing >> 3] >> (crossing & 7)) & 1
+
+    def busy(self):
+        """True while some switch is being timed (its raw state differs from its debounced one)."""
+        return self.pending != _IDLE

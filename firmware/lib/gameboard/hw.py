@@ -1,0 +1,137 @@
+"""The Pico's hardware, and the only module that imports machine or neopixel.
+
+Everything here is thin: pins come from the board map, and what the values mean is decided
+in debounce.py, leds.py and the controller. The simulator runs this same file on fakes of
+machine, neopixel and time (host_sim/fakes).
+"""
+
+import json
+import time
+
+import machine
+import neopixel
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_ROWS = const(8)
+# After a row line goes low, a column's pull-up (about 50 kOhm) must discharge the wiring
+# through the closed switch, and a column released by the previous row must charge back up:
+# microseconds for a board's worth of wire and diodes. 10 us a row keeps a scan near 0.3 ms.
+SETTLE_US = const(10)
+WDT_MAX_MS = const(8388)   # the RP2040 watchdog's longest timeout
+GPIO_IN = 0xD0000004       # RP2040 SIO register: the levels of GP0-29, one bit each
+
+
+class ReedMatrix:
+    """The reed switches: row lines driven low one at a time, column lines read with pull-ups.
+
+    Idle rows are released (open drain, not driven high), so two closed switches on one
+    column never short a low row to a high one. Columns on consecutive GPIOs (as in the
+    default board map) are read in one register read, about 9 us a row on a Pico against
+    65 us for eight pin reads.
+    """
+
+    def __init__(self, row_pins, col_pins):
+        Pin = machine.Pin
+        self.rows = tuple(Pin(p, Pin.OPEN_DRAIN, value=1) for p in row_pins)
+        self.cols = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in col_pins)
+        first = col_pins[0]
+        consecutive = tuple(col_pins) == tuple(range(first, first + len(col_pins)))
+        self._shift = first if consecutive else -1
+        self._mask = (1 << len(col_pins)) - 1
+        self._mem32 = machine.mem32
+        self._gpio_in = GPIO_IN
+
+    def scan(self, into):
+        """Fill `into` (bytearray(8)) with the closed switches: bit c of byte r is the switch
+        at row line r and column line c. Allocates nothing."""
+        shift = self._shift
+        mask = self._mask
+        mem32 = self._mem32
+        gpio_in = self._gpio_in
+        r = 0
+        for row in self.rows:
+            row(0)
+            time.sleep_us(SETTLE_US)
+            if shift >= 0:
+                bits = ~(mem32[gpio_in] >> shift) & mask
+            else:
+                bits = 0
+                bit = 1
+                for col in self.cols:
+                    if not col():
+                        bits |= bit
+                    bit <<= 1
+            row(1)
+            into[r] = bits
+            r += 1
+        while r < _ROWS:
+            into[r] = 0
+            r += 1
+
+
+class Pixels:
+    """The LED chain on one GPIO."""
+
+    def __init__(self, pin, count, bpp=3):
+        self.np = neopixel.NeoPixel(machine.Pin(pin, machine.Pin.OUT), count, bpp=bpp)
+
+    def show(self, wire):
+        """Send `wire` (bytes in chain and colour order, count * bpp long) to the LEDs.
+
+        The NeoPixel object is pointed at `wire` instead of copying into its own buffer:
+        no copy, and no slice object (which MicroPython 1.22 allocates)."""
+        np = self.np
+        if np.buf is not wire:
+            if len(wire) != len(np.buf):
+                raise ValueError("the LED chain takes %d bytes, not %d" % (len(np.buf), len(wire)))
+            np.buf = wire
+        np.write()
+
+
+class Buttons:
+    """Push buttons between a GPIO and ground, read with pull-ups."""
+
+    def __init__(self, pins):
+        Pin = machine.Pin
+        self.pins = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in pins)
+
+    def pressed(self):
+        """Bit i set while button i (in the order given) is held down."""
+        bits = 0
+        bit = 1
+        for pin in self.pins:
+            if not pin.value():
+                bits |= bit
+            bit <<= 1
+        return bits
+
+
+class Watchdog:
+    """The RP2040 watchdog: resets the Pico unless fed within `timeout_ms` (at most 8388)."""
+
+    def __init__(self, timeout_ms):
+        self.wdt = machine.WDT(timeout=min(timeout_ms, WDT_MAX_MS))
+        self.feed = self.wdt.feed
+
+
+def restart():
+    """Reset the Pico: main.py then starts again from the saved game."""
+    machine.reset()
+
+
+def fault(message):
+    """Stop on a fault the board cannot run with (a broken board map): repeat `message` on the
+    host link as an error event and blink the Pico's LED quickly. Never returns; no watchdog
+    is running yet, so the Pico stays here until the board map is mended."""
+    led = machine.Pin("LED", machine.Pin.OUT)
+    line = json.dumps({"v": 1, "event": "error", "error": message})
+    while True:
+        print(line)
+        for _ in range(20):
+            led.toggle()
+            time.sleep_ms(100)

@@ -1,0 +1,155 @@
+"""The LED pipeline: the controller's frame in, the bytes for the LED chain out, allocation-free.
+
+The frame is what the players should see: RGB bytes in cell order (cell 0 = A1 at 0-2). For
+the wire each value goes through
+1. gamma correction (2.6), so equal steps of a value look like equal steps of light;
+2. the global brightness (0-255), applied to the light, so brightness 128 is half the power;
+3. the current cap: the chain's draw is estimated as led_idle_ma per LED plus
+   led_ma_per_channel for each channel at full duty, pro rata; a frame that would exceed the
+   board map's current_budget_ma is scaled down as a whole until it fits, never over;
+and lands at its LED's place in the chain, in the LEDs' colour order.
+
+A channel the frame lights never rounds to off through gamma and brightness (only the cap
+may turn it off), so dim hints stay visible at the lowest brightness.
+"""
+
+import array
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+GAMMA = 2.6
+_FULL = const(65535)     # gamma table resolution: 16 bits, so dimming keeps low levels apart
+_SCALE_BITS = const(12)  # the cap's scale factor is in 4096ths: fine enough, small ints only
+_UNSCALED = const(4096)
+
+
+def gamma_table(gamma=GAMMA):
+    """For each frame value 0-255, the LED duty it asks for, 0-65535."""
+    table = array.array("H", [0] * 256)
+    for v in range(256):
+        table[v] = int(_FULL * (v / 255) ** gamma + 0.5)
+    return table
+
+
+class LedOutput:
+    """Turns `frame` (bytearray(count * 3), RGB in cell order) into `wire` (bytes in chain and
+    colour order) on `render()`.
+
+    `wire` is double-buffered: a render composes into a spare buffer and, if the result
+    differs, swaps it in; so read `wire` after each render, and the buffer handed to the LEDs
+    is never written while they might still be sent it.
+
+    After a render: `ma` is the estimated draw of the wire, `unscaled_ma` what the frame would
+    have drawn without the cap, `scale` the cap's factor in 4096ths (4096: not capped).
+    """
+
+    def __init__(self, boardmap, frame=None, brightness=255, gamma=GAMMA):
+        count = len(boardmap.led_of_cell)
+        bpp = boardmap.bpp
+        if frame is None:
+            frame = bytearray(count * 3)
+        if len(frame) != count * 3:
+            raise ValueError("the frame must hold 3 bytes for each of the %d hexes" % count)
+        self.count = count
+        self.bpp = bpp
+        self.frame = frame
+        self.wire = bytearray(count * bpp)
+        self._spare = bytearray(count * bpp)
+        # Frame byte -> wire byte: the LED's place in the chain plus the channel's offset.
+        self._dest = array.array("H", [0] * (count * 3))
+        order = boardmap.colour_order
+        for cell in range(count):
+            for channel in range(3):
+                self._dest[cell * 3 + channel] = boardmap.led_of_cell[cell] * bpp + order[channel]
+        self._gamma = gamma_table(gamma)
+        self._level = bytearray(256)
+        self._brightness = -1
+        self.brightness = brightness
+        self.current_budget_ma = boardmap.current_budget_ma
+        self._idle_ma = boardmap.led_idle_ma * count
+        self._ma_per_channel = boardmap.led_ma_per_channel
+        # The largest sum of wire channel values the budget allows (never more than all lit).
+        self._allowed = min(count * 3 * 255,
+                            (self.current_budget_ma - self._idle_ma) * 255 // self._ma_per_channel)
+        self._sent = False       # the first render always counts as a change
+        self.scale = _UNSCALED
+        self.ma = self._idle_ma
+        self.unscaled_ma = self._idle_ma
+
+    @property
+    def brightness(self):
+        return self._brightness
+
+    @brightness.setter
+    def brightness(self, value):
+        if value == self._brightness:
+            return
+        if not 0 <= value <= 255:
+            raise ValueError("brightness is 0-255")
+        self._brightness = value
+        gamma = self._gamma
+        level = self._level
+        for v in range(1, 256):
+            x = (gamma[v] * value + 32767) // _FULL
+            level[v] = x if x or not value else 1
+
+    def invalidate(self):
+        """Make the next render report a change (the LEDs may show something else now)."""
+        self._sent = False
+
+    def level(self, value):
+        """The wire value of a frame value at the current brightness, before the cap."""
+        return self._level[value]
+
+    def _ma(self, channel_sum):
+        # Rounded up, so the estimate never undercounts.
+        return self._idle_ma + (channel_sum * self._ma_per_channel + 254) // 255
+
+    def estimated_ma(self, frame=None):
+        """The estimated draw of `frame` (default: the own frame) at the current brightness,
+        before the cap."""
+        if frame is None:
+            frame = self.frame
+        level = self._level
+        total = 0
+        for x in frame:
+            total += level[x]
+        return self._ma(total)
+
+    def render(self):
+        """Compose `wire` from `frame`; True if `wire` changed (or was never rendered before).
+        Allocates nothing."""
+        frame = self.frame
+        level = self._level
+        dest = self._dest
+        out = self._spare
+        total = 0
+        i = 0
+        for x in frame:
+            v = level[x]
+            out[dest[i]] = v
+            total += v
+            i += 1
+        scale = _UNSCALED
+        shown = total
+        if total > self._allowed:
+            # Rounded down, so the capped sum stays within what the budget allows.
+            scale = (self._allowed << _SCALE_BITS) // total
+            shown = 0
+            for i in range(len(out)):
+                v = (out[i] * scale) >> _SCALE_BITS
+                out[i] = v
+                shown += v
+        self.scale = scale
+        self.unscaled_ma = self._ma(total)
+        self.ma = self._ma(shown)
+        if self._sent and out == self.wire:
+            return False
+        self._sent = True
+        self._spare = self.wire
+        self.wire = out
+        return True
