@@ -58,9 +58,17 @@ def test_default_chain_runs_boustrophedon_through_the_rows(default_data):
 
 
 def test_defaults_fill_optional_entries(default_data):
-    data = broken(default_data, lambda d: [d.pop(k) for k in boardmap.DEFAULTS])
+    data = broken(default_data, lambda d: [d.pop(k, None) for k in boardmap.DEFAULTS])
     bmap = check(data)
     assert bmap.buttons == {} and bmap.debounce_ms == 10 and bmap.colour_order == (1, 0, 2)
+    assert bmap.diodes is True
+
+
+def test_diodes_must_be_true_or_false(default_data):
+    with pytest.raises(BoardMapError) as info:
+        check(broken(default_data, _set(["diodes"], "no")))
+    assert "diodes" in str(info.value)
+    assert check(broken(default_data, _set(["diodes"], False))).diodes is False
 
 
 def _set(path, value):

@@ -37,6 +37,9 @@ DEFAULTS = {
     "led_ma_per_channel": 20,
     "led_idle_ma": 1,
     "debounce_ms": 10,
+    # A diode in series with every switch (the documented build). Without them the matrix
+    # shows ghost presses, and the firmware never plays a hex that could be one.
+    "diodes": True,
 }
 REQUIRED = ("format", "name", "rows", "cols", "led_pin", "cells")
 OPTIONAL = ("notes",)
@@ -80,6 +83,7 @@ class BoardMap:
     led_ma_per_channel: int
     led_idle_ma: int
     debounce_ms: int
+    diodes: bool
     cell_of_crossing: bytearray
     crossing_of_cell: bytearray
     led_of_cell: bytearray
@@ -190,6 +194,9 @@ def check(data):
     bmap.led_ma_per_channel = _count(data, "led_ma_per_channel", 1)
     bmap.led_idle_ma = _count(data, "led_idle_ma", 0)
     bmap.debounce_ms = _count(data, "debounce_ms", 1)
+    if data["diodes"] not in (True, False):
+        _fail("diodes must be true or false, not %s" % _show(data["diodes"]))
+    bmap.diodes = data["diodes"]
     if bmap.debounce_ms > 1000:
         _fail("debounce_ms %d is longer than any switch bounces (at most 1000)" % bmap.debounce_ms)
     idle = bmap.led_idle_ma * CELLS

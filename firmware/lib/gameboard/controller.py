@@ -59,6 +59,9 @@ class Controller:
         self.present = bytearray(_CELLS)   # debounced: 1 = a disk is on the hex
         self.face_ok = bytearray(_CELLS)   # 1 = the disk there shows the face the game has
         self.hint = bytearray(_CELLS)      # 1 = a legal move for the side to move
+        # 1 = closed at power-on where the saved game has no disk: a stray disk or a stuck
+        # switch, never played until it opens once
+        self.suspect = bytearray(_CELLS)
         self.frame = bytearray(_CELLS * 3)  # RGB in cell order, read by the LED output
         self.outbox = []                   # host-link events, drained by the app
         self.phase = STARTUP
@@ -81,12 +84,18 @@ class Controller:
 
     # --- inputs ------------------------------------------------------------------------
 
-    def switch(self, cell, closed, now):
-        """A debounced switch event: a disk arrived on (closed) or left `cell`."""
+    def switch(self, cell, closed, now, ambiguous=False):
+        """A debounced switch event: a disk arrived on (closed) or left `cell`.
+
+        `ambiguous`: the closure may be a ghost of three others (a matrix without diodes);
+        such a hex is never played until its switch opens again."""
         closed = 1 if closed else 0
         if self.present[cell] == closed:
             return
         self.present[cell] = closed
+        if ambiguous and closed and self.game.cell(cell) == iago.EMPTY:
+            self.suspect[cell] = 1
+            self._emit({"event": "ghost", "cell": iago.cell_name(cell)})
         self.dirty = True
         self._emit({"event": "placed" if closed else "lifted", "cell": iago.cell_name(cell)})
         if self.phase == STARTUP:
@@ -109,6 +118,7 @@ class Controller:
                 self.setting_since = now
                 self.setting_done = False
         else:
+            self.suspect[cell] = 0
             if cell == self.setting_cell:
                 self.setting_cell = NONE
             if occupied and cell == game.peek():
@@ -127,6 +137,9 @@ class Controller:
             if elapsed(now, self.phase_since) < STARTUP_MS:
                 return
             self._enter(PLAY if not self.game.is_game_over() else OVER, now)
+            cells = self.game._cells
+            for c in range(_CELLS):
+                self.suspect[c] = 1 if self.present[c] and not cells[c] else 0
             self._report_startup()
             self._try_place(now)
         if self.tentative != NONE and elapsed(now, self.placed_at) >= SETTLE_MS:
@@ -389,7 +402,7 @@ class Controller:
                 new = c
             elif cells[c] and (not self.present[c] or not self.face_ok[c]):
                 return
-        if new == NONE or not self.hint[new]:
+        if new == NONE or not self.hint[new] or self.suspect[new]:
             return
         if self.game.is_miss(new):
             self._emit({"event": "miss", "cell": iago.cell_name(new)})

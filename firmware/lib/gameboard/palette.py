@@ -1,5 +1,8 @@
 """Every colour the board shows, in one table per palette (RGB, before gamma and brightness).
 
+The LED output applies gamma 2.6, so these values are perceptual: 255 is full, about 100 a
+soft glow (4% of full power), below 60 next to nothing. Glows are therefore around 100.
+
 Disks are lit from below, so a dark disk cannot be shown as black: dark is blue. A captive is
 red with a tint of its hidden colour, and alternates slowly with that colour so the hidden
 side can be read. The colour-blind palette (after Okabe and Ito) keeps every pair apart for
@@ -25,12 +28,12 @@ STANDARD = (
     (255, 0, 60),      # dark captive: red, a touch of blue
     (255, 45, 0),      # light captive: red, a touch of warm
     (255, 0, 0),       # error: full red, blinking fast
-    (0, 6, 40),        # hint for dark
-    (40, 28, 16),      # hint for light
+    (0, 50, 110),      # hint for dark: a blue glow
+    (110, 90, 60),     # hint for light: a warm glow
     (0, 0, 0),
     (0, 255, 40),      # win: green
-    (0, 200, 0),
-    (24, 0, 0),
+    (0, 200, 0),       # a setting that is on
+    (90, 0, 0),        # a setting that is off: a red glow
 )
 
 COLOUR_BLIND = (
@@ -39,12 +42,12 @@ COLOUR_BLIND = (
     (204, 121, 167),   # dark captive: reddish purple
     (213, 94, 0),      # light captive: vermilion
     (255, 255, 255),   # error: white, blinking fast
-    (0, 18, 30),
-    (36, 34, 10),
+    (0, 70, 110),
+    (110, 105, 40),
     (0, 0, 0),
     (86, 180, 233),    # win: sky blue
     (86, 180, 233),
-    (30, 30, 30),
+    (90, 90, 90),
 )
 
 PALETTES = (STANDARD, COLOUR_BLIND)

@@ -1,0 +1,175 @@
+"""The board's main loop, built from the board map; main.py runs `main()`.
+
+`App` wires the pieces and runs one loop iteration per `step()`: scan the reed matrix,
+debounce, feed the controller, refresh the LEDs when something changed (at once, so a placed
+disk lights within milliseconds) or an animation is due, serve the host link, save, feed the
+watchdog. All hardware and the clock are passed in, so the simulator runs this very file.
+"""
+
+import json
+import sys
+
+from gameboard.controller import NONE, Controller, elapsed
+from gameboard.leds import LedOutput
+from gameboard.debounce import Debouncer
+from gameboard.link import Link
+from gameboard.saves import SaveError, Saves
+from gameboard.settings import Settings
+
+FIRMWARE_VERSION = "0.3.0"
+SCAN_PERIOD_MS = 2
+ANIMATION_MS = 20          # blinking hexes are redrawn at 50 Hz
+WATCHDOG_MS = 4000
+
+
+class App:
+    def __init__(self, boardmap, saves, matrix, pixels, clock, serial=None, watchdog=None):
+        self.boardmap = boardmap
+        self.saves = saves
+        self.matrix = matrix
+        self.pixels = pixels
+        self.clock = clock
+        self.serial = serial
+        self.watchdog = watchdog
+        self.raw = bytearray(8)
+        self.diodes = boardmap.diodes
+        self.debouncer = Debouncer(boardmap.debounce_ms)
+        now = clock.ticks_ms()
+        settings, game, flips, problem = self._load()
+        self.controller = Controller(settings, now)
+        if game is not None:
+            self.controller.restore(game, flips, now)
+        self.leds = LedOutput(boardmap, self.controller.frame)
+        self.link = Link(self.controller, saves, self._write,
+                         {"firmware": FIRMWARE_VERSION, "board": boardmap.name})
+        if problem:
+            self.link.send_event({"event": "save_error", "error": problem})
+        self.last_frame = now
+        self.frames = 0
+
+    def _load(self):
+        try:
+            loaded = self.saves.load()
+        except SaveError as exc:
+            return Settings(), None, [], str(exc)
+        if loaded is None:
+            return Settings(), None, [], None
+        settings, game, flips = loaded
+        return settings, game, flips, None
+
+    def _write(self, text):
+        if self.serial is not None:
+            self.serial.write(text)
+
+    def step(self):
+        """One loop iteration; allocates nothing when nothing happens."""
+        clock = self.clock
+        now = clock.ticks_ms()
+        ctl = self.controller
+        self.matrix.scan(self.raw)
+        self.debouncer.update(self.raw, now)
+        cell_of = self.boardmap.cell_of_crossing
+        events = self.debouncer.events
+        while True:
+            event = events.get()
+            if event < 0:
+                break
+            cell = cell_of[event & 63]
+            if cell != NONE:
+                closed = event >> 7
+                ctl.switch(cell, closed, now,
+                           closed and not self.diodes and self._ghostly(event & 63))
+        ctl.tick(now)
+        if ctl.dirty or elapsed(now, self.last_frame) >= ANIMATION_MS:
+            self.refresh(now)
+        if self.serial is not None:
+            data = self.serial.read()
+            if data:
+                self.link.feed(data, now)
+        if ctl.outbox:
+            self.link.pump()
+        if ctl.save_due:
+            ctl.save_due = False
+            self.saves.save(ctl.settings, ctl.game, ctl.flips_pending())
+        if ctl.finished is not None:
+            game_id = self.saves.save_finished(ctl.finished)
+            ctl.finished = None
+            self.link.send_event({"event": "saved_game", "game": game_id})
+        if self.watchdog is not None:
+            self.watchdog.feed()
+        spent = clock.ticks_diff(clock.ticks_ms(), now)
+        if spent < SCAN_PERIOD_MS:
+            clock.sleep_ms(SCAN_PERIOD_MS - spent)
+
+    def _ghostly(self, crossing):
+        """Without diodes, three closed switches at the corners of a rectangle make the fourth
+        read closed: is this closure such a fourth corner?"""
+        state = self.debouncer.state
+        row = crossing >> 3
+        bit = 1 << (crossing & 7)
+        others = state[row] & ~bit
+        if not others:
+            return False
+        for r in range(8):
+            if r != row and state[r] & bit and state[r] & others:
+                return True
+        return False
+
+    def refresh(self, now):
+        """Compose the frame and send it to the LEDs if it changed."""
+        ctl = self.controller
+        ctl.dirty = False
+        self.last_frame = now
+        ctl.compose(now)
+        self.leds.brightness = ctl.settings.brightness_level()
+        if self.leds.render():
+            self.pixels.show(self.leds.wire)
+            self.frames += 1
+
+
+def log_exception(saves, exc):
+    """Write the traceback to error.log on flash (best effort)."""
+    try:
+        import io
+        out = io.StringIO()
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(exc, out)
+        else:
+            import traceback  # type: ignore[import-not-found]  # CPython only
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=out)
+        saves.log_error(out.getvalue())
+    except Exception:
+        pass
+
+
+def build(root="/", map_path="/board.json", serial=None):
+    """The App for the board described by the map at `map_path`, with its saves under `root`.
+
+    Raises OSError or boardmap.BoardMapError (a ValueError) if the map is missing or wrong.
+    """
+    import time
+
+    from gameboard import boardmap, hw
+    bmap = boardmap.load(map_path)
+    return App(bmap, Saves(root), hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
+               hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), time, serial,
+               hw.Watchdog(WATCHDOG_MS))
+
+
+def main(root="/", map_path="/board.json"):
+    """Run the board until power-off; an uncaught exception restarts into the saved game."""
+    from gameboard import hw
+    from gameboard.usbserial import UsbSerial
+    serial = UsbSerial()
+    try:
+        app = build(root, map_path, serial)
+    except (OSError, ValueError) as exc:
+        hw.fault("board map %s: %s" % (map_path, exc))  # never returns
+        return
+    try:
+        while True:
+            app.step()
+    except Exception as exc:
+        log_exception(app.saves, exc)
+        serial.write(json.dumps({"v": 1, "event": "error", "error": str(exc)}) + "\n")
+        hw.restart()

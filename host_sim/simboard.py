@@ -1,0 +1,283 @@
+"""A simulated board: the unmodified firmware on fake hardware, with physical disks and hands.
+
+The firmware's own `gameboard.app.build()` makes the App, so everything from the board map to
+the LED bytes runs as on a Pico; only `machine`, `neopixel` and `time` are the fakes of
+host_sim/fakes, and the flash is a folder. The world around the Pico is modelled here: disks
+(with their faces), players' hands with human timing, switch bounce, crosstalk (a magnet
+briefly closing a neighbour's switch), stuck switches and power cuts.
+
+    board = SimBoard()
+    board.place("E4")            # a disk of the side to move, at rest
+    board.flip("D5")             # lift, turn over, put back
+    board.leds()["E4"]           # the colour its LED shows
+    board.send({"cmd": "state"}); board.replies()
+"""
+
+import heapq
+import json
+import random
+import shutil
+import tempfile
+from pathlib import Path
+
+import iago
+from host_sim.fakes.install import install
+from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, Circuit, MachineReset
+from host_sim.fakes.mptime import Clock
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MAP = ROOT / "hardware" / "board.json"
+HAND_MS = 350          # a hand lifting a disk, turning it and putting it back
+REST_MS = 400          # a placed disk left alone long enough to count
+_FLIP = {"D": "d", "d": "D", "L": "l", "l": "L"}
+
+
+class SimSerial:
+    """The USB serial port as the host sees it."""
+
+    def __init__(self):
+        self.inbound = bytearray()
+        self.lines = []
+
+    def read(self):
+        if not self.inbound:
+            return None
+        data = bytes(self.inbound[:64])
+        del self.inbound[:64]
+        return data
+
+    def write(self, text):
+        for line in text.splitlines():
+            if line.strip():
+                self.lines.append(line)
+
+
+class SimBoard:
+    """One simulated board. `strict` makes a firmware exception fail loudly (tests); without
+    it the board logs it and restarts, as main.py does on a Pico."""
+
+    def __init__(self, map_path=None, root=None, diodes=True, seed=0, strict=True):
+        self.map_path = str(map_path or DEFAULT_MAP)
+        self._own_root = root is None
+        self.root = str(root or tempfile.mkdtemp(prefix="iago-flash-"))
+        Path(self.root).mkdir(parents=True, exist_ok=True)
+        self.clock = Clock()
+        self.rng = random.Random(seed)
+        self.strict = strict
+        self.disks = {}            # cell -> face: "D", "L", or "d" / "l" (red side up)
+        self.stuck = set()         # cells whose switch is stuck closed
+        self.bounce_ms = 0         # a switch chatters this long when a disk lands or leaves
+        self.crosstalk = 0.0       # chance that a landing disk briefly closes a neighbour
+        self.serial = SimSerial()
+        self.app = None
+        self.restarts = 0
+        self._events = []          # (time_us, seq, cell, closed): scheduled switch changes
+        self._seq = 0
+        self._forced = {}          # cell -> closed, overriding the disk while bouncing
+        from gameboard import boardmap
+        self.boardmap = boardmap.load(self.map_path)
+        self.circuit = Circuit.for_board(self.boardmap, diodes, self.clock)
+        self._uninstall = install(self.circuit, self.clock)
+        self.power_on()
+
+    # --- power -----------------------------------------------------------------------------
+
+    def power_on(self, cause=PWRON_RESET):
+        """Start the firmware as a Pico does at power-on (or after a reset)."""
+        from gameboard import app
+        self.circuit.reset(cause)
+        self._sync_switches()
+        self.app = app.build(self.root.rstrip("/") + "/", self.map_path, self.serial)
+
+    def power_cut(self):
+        """Cut the power at this instant: the firmware stops, the LEDs go dark; the disks stay
+        and the flash keeps what was written."""
+        self.app = None
+        self.circuit.reset(PWRON_RESET)
+
+    @property
+    def powered(self):
+        return self.app is not None
+
+    def close(self):
+        """Give the fakes back and remove the flash folder if it was made here."""
+        self._uninstall()
+        if self._own_root:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # --- time ------------------------------------------------------------------------------
+
+    def advance(self, ms):
+        """Let `ms` milliseconds of virtual time pass, running the firmware if it has power."""
+        end = self.clock.us + int(ms * 1000)
+        while self.clock.us < end:
+            self._apply_due_switches()
+            if self.app is None:
+                nxt = self._events[0][0] if self._events else end
+                self.clock.advance_us(max(1, min(end, nxt) - self.clock.us))
+                continue
+            try:
+                self.app.step()
+            except MachineReset as reset:
+                self.restarts += 1
+                self.power_on(reset.cause)
+            except Exception as exc:
+                if self.strict:
+                    raise
+                from gameboard.app import log_exception
+                log_exception(self.app.saves, exc)
+                self.restarts += 1
+                self.power_on(WDT_RESET)
+
+    # --- the players' hands -------------------------------------------------------------------
+
+    def place(self, cell, face=None, rest_ms=REST_MS):
+        """Put a disk on an empty hex (default face: the colour of the side to move) and let
+        it rest. Raises ValueError if a disk is already there."""
+        cell = _cell(cell)
+        if cell in self.disks:
+            raise ValueError("%s already holds a disk" % iago.cell_name(cell))
+        if face is None:
+            face = "D" if self.app is None or self.app.controller.game.turn == iago.DARK else "L"
+        self.disks[cell] = face
+        self._switch_changed(cell, True)
+        if self.crosstalk and self.rng.random() < self.crosstalk:
+            neighbours = [n for n in (iago.hexgrid.neighbour(cell, d) for d in range(6))
+                          if n is not None and n not in self.disks]
+            if neighbours:
+                ghost = self.rng.choice(neighbours)
+                self._schedule(0, ghost, True)
+                self._schedule(self.rng.randint(2, 8), ghost, None)
+        self.advance(rest_ms)
+
+    def lift(self, cell, hold_ms=50):
+        """Take a disk off its hex; returns its face. Raises ValueError on an empty hex."""
+        cell = _cell(cell)
+        if cell not in self.disks:
+            raise ValueError("%s holds no disk" % iago.cell_name(cell))
+        face = self.disks.pop(cell)
+        self._switch_changed(cell, False)
+        self.advance(hold_ms)
+        return face
+
+    def put(self, cell, face, rest_ms=100):
+        self.place(cell, face, rest_ms)
+
+    def flip(self, cell):
+        """Lift a disk, turn it over and put it back, at human speed."""
+        face = self.lift(cell, HAND_MS)
+        self.put(cell, _FLIP[face])
+
+    def slide(self, path, step_ms=40):
+        """Slide a disk across the hexes of `path` (it rests on none but the last)."""
+        path = [_cell(c) for c in path]
+        face = "D" if self.app is None or self.app.controller.game.turn == iago.DARK else "L"
+        for cell in path[:-1]:
+            self.disks[cell] = face
+            self._switch_changed(cell, True)
+            self.advance(step_ms)
+            del self.disks[cell]
+            self._switch_changed(cell, False)
+        self.place(path[-1], face)
+
+    def clear(self):
+        """Take every disk off the board."""
+        for cell in list(self.disks):
+            self.lift(cell, 5)
+        self.advance(50)
+
+    def stick(self, cell, stuck=True):
+        """A switch stuck closed (or mended)."""
+        cell = _cell(cell)
+        if stuck:
+            self.stuck.add(cell)
+        else:
+            self.stuck.discard(cell)
+        self._sync_switches()
+
+    # --- what one sees ---------------------------------------------------------------------
+
+    def leds(self):
+        """{cell name: (r, g, b)} as the LEDs show them now."""
+        colours = self.circuit.led_colours()
+        return {iago.cell_name(c): colours[c] for c in range(iago.CELLS)}
+
+    def led(self, cell):
+        return self.circuit.led_colours()[_cell(cell)]
+
+    @property
+    def controller(self):
+        return self.app.controller if self.app else None
+
+    def position(self):
+        return self.app.controller.game.text() if self.app else None
+
+    # --- the host link -----------------------------------------------------------------------
+
+    def send(self, message):
+        """Send a command (a dict, or a line of text) over the serial port."""
+        text = message if isinstance(message, str) else json.dumps(message)
+        self.serial.inbound.extend(text.encode() + b"\n")
+
+    def received(self):
+        """Every line the board sent since the last call, parsed."""
+        lines, self.serial.lines = self.serial.lines, []
+        return [json.loads(line) for line in lines]
+
+    def command(self, message, ms=20):
+        """Send a command, run `ms`, and return its reply (other messages are kept)."""
+        self.send(message)
+        self.advance(ms)
+        replies = []
+        keep = []
+        for msg in self.received():
+            (replies if "reply" in msg else keep).append(msg)
+        self.serial.lines = [json.dumps(m) for m in keep] + self.serial.lines
+        if len(replies) != 1:
+            raise AssertionError("expected one reply, got %r" % (replies,))
+        return replies[0]
+
+    # --- switches ----------------------------------------------------------------------------
+
+    def _schedule(self, after_ms, cell, closed):
+        self._seq += 1
+        heapq.heappush(self._events, (self.clock.us + int(after_ms * 1000), self._seq, cell,
+                                      closed))
+
+    def _switch_changed(self, cell, closed):
+        if self.bounce_ms:
+            # Contacts chatter: a few flips of the opposite state before they settle.
+            t = 0.0
+            while t < self.bounce_ms:
+                t += self.rng.uniform(0.2, 1.5)
+                self._schedule(t, cell, not closed)
+                t += self.rng.uniform(0.2, 1.5)
+                self._schedule(t, cell, closed)
+            self._schedule(self.bounce_ms + 0.5, cell, None)
+            self._forced[cell] = closed
+        self._sync_switches()
+
+    def _apply_due_switches(self):
+        while self._events and self._events[0][0] <= self.clock.us:
+            _, _, cell, closed = heapq.heappop(self._events)
+            if closed is None:
+                self._forced.pop(cell, None)
+            else:
+                self._forced[cell] = closed
+            self._sync_switches()
+
+    def _sync_switches(self):
+        for cell in range(iago.CELLS):
+            closed = cell in self.disks or cell in self.stuck
+            closed = self._forced.get(cell, closed) or cell in self.stuck
+            self.circuit.set_cell(cell, closed)
+
+
+def _cell(cell):
+    return iago.parse_cell(cell) if isinstance(cell, str) else cell

@@ -1,0 +1,260 @@
+"""The firmware, unmodified, on the simulated board: switches in, LED colours out."""
+
+import json
+import random
+
+import pytest
+
+import iago
+from gameboard import palette
+from host_sim.simboard import DEFAULT_MAP, SimBoard
+
+C = iago.parse_cell
+
+
+@pytest.fixture
+def board():
+    with SimBoard() as b:
+        b.advance(1200)          # light check done
+        b.received()
+        yield b
+
+
+def lit(colour):
+    return sum(colour) > 0
+
+
+def shows(board, colour, palette_index, pal=palette.STANDARD):
+    """The LED shows that palette colour, as the firmware's gamma and brightness make it."""
+    leds = board.app.leds
+    assert leds.scale == 4096, "the current cap scaled the frame"
+    return colour == tuple(leds.level(v) for v in pal[palette_index])
+
+
+def blink_colours(board, cell, ms=1000, step=25):
+    seen = []
+    for _ in range(ms // step):
+        board.advance(step)
+        seen.append(board.led(cell))
+    return seen
+
+
+def test_start_up_light_check_then_the_turn_shows():
+    with SimBoard() as b:
+        b.advance(100)
+        assert all(c[0] > 0 and c[1] == 0 for c in b.leds().values())   # red first
+        b.advance(1200)
+        events = [m["event"] for m in b.received() if "event" in m]
+        assert events == ["startup"]
+        assert shows(b, b.led("E1"), palette.HINT_DARK)                  # corners: dark to move
+        assert shows(b, b.led("A1"), palette.SETTING_ON)                 # settings hex: standard
+
+
+def test_a_placed_disk_lights_within_25_ms(board):
+    board.place("E4", rest_ms=0)
+    board.advance(25)
+    assert shows(board, board.led("E4"), palette.DARK)
+
+
+def test_legal_moves_are_hinted_and_vanish_with_hints_off(board):
+    assert shows(board, board.led("E4"), palette.HINT_DARK)
+    assert not lit(board.led("E5"))                                     # the centre: not legal
+    reply = board.command({"cmd": "settings", "settings": {"hints": False}})
+    assert reply["ok"]
+    board.advance(30)
+    assert not lit(board.led("E4"))
+
+
+def test_capture_blinks_until_the_flip_is_done(board):
+    board.command({"cmd": "new_game", "rules": "loose"})
+    for name in ("D4", "D5"):
+        board.place(name)
+    board.place("D6")
+    colours = blink_colours(board, "D5")
+    assert any(shows(board, c, palette.LIGHT) for c in colours)
+    assert any(shows(board, c, palette.LIGHT_CAPTIVE) for c in colours)
+    board.flip("D5")
+    assert board.disks[C("D5")] == "l"
+    colours = blink_colours(board, "D5", 4000, 100)
+    # a captive is red, and now and then shows its hidden colour for a moment
+    assert sum(shows(board, c, palette.LIGHT_CAPTIVE) for c in colours) >= 30
+    assert any(shows(board, c, palette.LIGHT) for c in colours)
+    assert board.controller.agrees()
+    events = [m["event"] for m in board.received() if "event" in m]
+    assert "flip_done" in events and "flips_done" in events
+
+
+def test_illegal_placement_blinks_error_and_changes_nothing(board):
+    board.place("E5")
+    colours = blink_colours(board, "E5", 500)
+    assert any(shows(board, c, palette.ERROR) for c in colours)
+    assert any(not lit(c) for c in colours)
+    assert board.controller.game.ply() == 0
+    board.lift("E5")
+    board.place("E4")
+    assert board.controller.game.ply() == 1
+
+
+def test_switch_bounce_gives_one_event_per_placement(board):
+    board.bounce_ms = 6
+    board.place("E4")
+    board.flip("E4")
+    events = [m["event"] for m in board.received() if "event" in m]
+    assert events.count("placed") == 2 and events.count("lifted") == 1
+    assert board.controller.game.ply() == 1
+
+
+def test_crosstalk_never_plays_a_move(board):
+    board.crosstalk = 1.0
+    for name in ("E4", "E6", "D4", "F6"):
+        board.place(name)
+    assert board.controller.game.ply() == 4
+    assert board.controller.agrees()
+
+
+def test_a_disk_slid_across_the_board_plays_only_where_it_rests(board):
+    board.slide(["E2", "E3", "E4", "D4", "C3"])
+    assert board.controller.game.move_stack == [C("C3")]
+    takes = [m for m in board.received() if m.get("event") == "take_back"]
+    assert takes and all(m["why"] == "slid" for m in takes)
+
+
+def test_stuck_switch_is_reported_at_start_up_and_shown(tmp_path):
+    with SimBoard(root=tmp_path) as b:
+        b.stick("C5")
+        b.advance(1300)
+        startup = [m for m in b.received() if m.get("event") == "startup"][0]
+        assert startup["unexpected"] == ["C5"]
+        colours = blink_colours(b, "C5", 500)
+        assert any(shows(b, c, palette.ERROR) for c in colours)
+        assert b.controller.game.ply() == 0        # a stuck switch is never played
+        b.stick("C5", False)                       # mended
+        b.advance(100)
+        b.place("C5")
+        assert b.controller.game.move_stack == [C("C5")]
+
+
+def test_power_cut_resumes_the_same_game_and_guides_fixes(tmp_path):
+    with SimBoard(root=tmp_path) as b:
+        b.advance(1200)
+        b.command({"cmd": "new_game", "rules": "loose"})
+        for name in ("D4", "D5", "D6"):
+            b.place(name)
+        b.power_cut()                  # the D5 flip is still pending
+        b.lift("D4")                   # someone knocks a disk off while the power is out
+        b.advance(500)
+        b.power_on()
+        b.advance(1300)
+        msgs = b.received()
+        assert [m for m in msgs if m.get("event") == "startup"][-1]["missing"] == ["D4"]
+        assert b.controller.game.move_stack == [C("D4"), C("D5"), C("D6")]
+        assert b.controller.flips_pending() == [C("D5")]
+        assert any(shows(b, c, palette.DARK) for c in blink_colours(b, "D4", 500))
+        b.put("D4", "D")
+        b.flip("D5")
+        assert b.controller.agrees()
+
+
+def test_a_corrupt_save_is_reported_and_set_aside(tmp_path):
+    (tmp_path / "game.json").write_text('{"format": 1, "moves": ["E4"]}\ncrc 00000000\n')
+    with SimBoard(root=tmp_path) as b:
+        b.advance(1300)
+        msgs = b.received()
+        errors = [m for m in msgs if m.get("event") == "save_error"]
+        assert errors and "game.bad" in errors[0]["error"]
+        assert (tmp_path / "game.bad").exists()
+        b.place("E4")
+        assert b.controller.game.ply() == 1
+
+
+def test_watchdog_restarts_a_hung_board_into_the_saved_game(tmp_path):
+    with SimBoard(root=tmp_path) as b:
+        b.advance(1200)
+        b.place("E4")
+        b.app.watchdog = None          # the loop stops feeding it ...
+        from host_sim.fakes import machine
+        machine.WDT(timeout=100)       # ... while a watchdog runs
+        b.advance(500)
+        assert b.restarts == 1
+        b.advance(1300)
+        assert b.controller.game.move_stack == [C("E4")]
+
+
+def test_an_uncaught_exception_is_logged_and_the_board_restarts(tmp_path):
+    with SimBoard(root=tmp_path, strict=False) as b:
+        b.advance(1200)
+        b.place("E4")
+
+        def broken(now):
+            raise RuntimeError("simulated firmware fault")
+        b.controller.tick = broken
+        b.advance(50)
+        assert b.restarts == 1
+        assert "simulated firmware fault" in (tmp_path / "error.log").read_text()
+        b.advance(1300)
+        assert b.controller.game.move_stack == [C("E4")]
+
+
+def _rectangle_of_inner_cells(bmap):
+    """Four inner, non-centre hexes wired at the corners of a matrix rectangle."""
+    free = {c for c in iago.INNER_AREA if c != iago.CENTRE}
+    cell_at = {bmap.crossing_of_cell[c]: c for c in range(61)}
+    for r1 in range(8):
+        for r2 in range(r1 + 1, 8):
+            for c1 in range(8):
+                for c2 in range(c1 + 1, 8):
+                    corners = [cell_at.get(r * 8 + c) for r, c in
+                               ((r1, c1), (r1, c2), (r2, c1), (r2, c2))]
+                    if all(c in free for c in corners):
+                        return corners
+    raise AssertionError("no rectangle of inner hexes in the map")
+
+
+def test_ghost_press_without_diodes_is_never_played(tmp_path):
+    """On a board built without diodes, three disks at the corners of a matrix rectangle make
+    the fourth crossing read closed. With `"diodes": false` in its map, the firmware never
+    plays a hex that could be such a ghost, and reports it."""
+    data = json.loads(DEFAULT_MAP.read_text())
+    data["diodes"] = False
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(data))
+    with SimBoard(map_path=path, root=tmp_path / "flash", diodes=False) as b:
+        b.advance(1200)
+        b.command({"cmd": "new_game", "rules": "loose"})
+        a, bb, c, ghost = _rectangle_of_inner_cells(b.boardmap)
+        b.place(a)
+        b.place(bb)
+        b.place(c)                       # the ghost appears with this disk
+        assert ghost not in b.controller.game.move_stack
+        assert any(m.get("event") == "ghost" for m in b.received())
+        b.advance(2000)
+        assert ghost not in b.controller.game.move_stack
+        # a flip put-back that brings the ghost back alone is not played either
+        b.lift(c, 200)
+        b.put(c, "D")
+        b.advance(1000)
+        assert ghost not in b.controller.game.move_stack
+
+
+def test_the_same_sequence_with_diodes_plays_all_four_corners(tmp_path):
+    with SimBoard(root=tmp_path) as b:
+        b.advance(1200)
+        b.command({"cmd": "new_game", "rules": "loose"})
+        corners = _rectangle_of_inner_cells(b.boardmap)
+        for cell in corners:
+            b.place(cell)
+        assert b.controller.game.move_stack == corners
+
+
+def test_every_host_command_over_the_serial_port(board):
+    assert board.command({"cmd": "ping", "id": 1})["id"] == 1
+    assert board.command({"cmd": "version"})["protocol"] == 1
+    assert board.command({"cmd": "state"})["state"]["phase"] == "play"
+    assert board.command({"cmd": "new_game", "rules": "simple"})["state"]["rules"] == "simple"
+    assert board.command({"cmd": "settings", "settings": {"palette": 1}})["ok"]
+    board.place("E4")
+    assert board.command({"cmd": "take_back"})["state"]["moves"] == []
+    assert board.command({"cmd": "claim"})["granted"] is False
+    assert board.command({"cmd": "games"})["games"] == []
+    assert not board.command({"cmd": "game", "game": 1})["ok"]
+    assert not board.command("{broken")["ok"]
