@@ -258,3 +258,29 @@ def test_every_host_command_over_the_serial_port(board):
     assert board.command({"cmd": "games"})["games"] == []
     assert not board.command({"cmd": "game", "game": 1})["ok"]
     assert not board.command("{broken")["ok"]
+
+
+def test_buttons_take_back_and_claim(board):
+    select, confirm = board.boardmap.buttons["select"], board.boardmap.buttons["confirm"]
+    board.command({"cmd": "new_game", "rules": "standard+penalty"})
+    for name in ("D4", "D5"):
+        board.place(name)
+    board.circuit.press(select)             # take back light's D5
+    board.advance(60)
+    board.circuit.press(select, False)
+    board.advance(60)
+    assert board.controller.game.move_stack == [C("D4")]
+    board.lift("D5")
+    board.place("D5")
+    board.place("B2")                       # dark misses the capture on D6
+    board.circuit.press(confirm)            # light claims
+    board.advance(60)
+    board.circuit.press(confirm, False)
+    board.advance(60)
+    assert board.controller.game.has_free_placement()
+    board.circuit.press(confirm)            # a bounce shorter than 30 ms does nothing
+    board.advance(10)
+    board.circuit.press(confirm, False)
+    board.advance(60)
+    claims = [m for m in board.received() if m.get("event") == "claim"]
+    assert [c["granted"] for c in claims] == [True]

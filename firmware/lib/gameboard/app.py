@@ -20,10 +20,12 @@ FIRMWARE_VERSION = "0.3.0"
 SCAN_PERIOD_MS = 2
 ANIMATION_MS = 20          # blinking hexes are redrawn at 50 Hz
 WATCHDOG_MS = 4000
+BUTTON_DEBOUNCE_MS = 30
 
 
 class App:
-    def __init__(self, boardmap, saves, matrix, pixels, clock, serial=None, watchdog=None):
+    def __init__(self, boardmap, saves, matrix, pixels, clock, serial=None, watchdog=None,
+                 buttons=None):
         self.boardmap = boardmap
         self.saves = saves
         self.matrix = matrix
@@ -31,6 +33,12 @@ class App:
         self.clock = clock
         self.serial = serial
         self.watchdog = watchdog
+        # Optional push buttons (bit 0 select, bit 1 confirm): select takes back the last
+        # placement, confirm claims a penalty. Debounced like the switches.
+        self.buttons = buttons
+        self.button_raw = 0
+        self.button_state = 0
+        self.button_since = 0
         self.raw = bytearray(8)
         self.diodes = boardmap.diodes
         self.debouncer = Debouncer(boardmap.debounce_ms)
@@ -79,6 +87,8 @@ class App:
                 closed = event >> 7
                 ctl.switch(cell, closed, now,
                            closed and not self.diodes and self._ghostly(event & 63))
+        if self.buttons is not None:
+            self._read_buttons(now)
         ctl.tick(now)
         if ctl.dirty or elapsed(now, self.last_frame) >= ANIMATION_MS:
             self.refresh(now)
@@ -100,6 +110,19 @@ class App:
         spent = clock.ticks_diff(clock.ticks_ms(), now)
         if spent < SCAN_PERIOD_MS:
             clock.sleep_ms(SCAN_PERIOD_MS - spent)
+
+    def _read_buttons(self, now):
+        raw = self.buttons.pressed()
+        if raw != self.button_raw:
+            self.button_raw = raw
+            self.button_since = now
+        elif raw != self.button_state and elapsed(now, self.button_since) >= BUTTON_DEBOUNCE_MS:
+            pressed = raw & ~self.button_state
+            self.button_state = raw
+            if pressed & 1:
+                self.controller.take_back(now)
+            if pressed & 2:
+                self.controller.claim(now)
 
     def _ghostly(self, crossing):
         """Without diodes, three closed switches at the corners of a rectangle make the fourth
@@ -151,9 +174,26 @@ def build(root="/", map_path="/board.json", serial=None):
 
     from gameboard import boardmap, hw
     bmap = boardmap.load(map_path)
+    buttons = None
+    if bmap.buttons:
+        # Always two bits, select then confirm; a missing button reads as never pressed.
+        pins = [bmap.buttons.get(name) for name in ("select", "confirm")]
+        buttons = hw.Buttons([p for p in pins if p is not None])
+        if pins[0] is None:
+            buttons = _Shifted(buttons)
     return App(bmap, Saves(root), hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
                hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), time, serial,
-               hw.Watchdog(WATCHDOG_MS))
+               hw.Watchdog(WATCHDOG_MS), buttons)
+
+
+class _Shifted:
+    """A board with only a confirm button: its bit moves to the confirm position."""
+
+    def __init__(self, buttons):
+        self.buttons = buttons
+
+    def pressed(self):
+        return self.buttons.pressed() << 1
 
 
 def main(root="/", map_path="/board.json"):
