@@ -176,24 +176,12 @@ def build(root="/", map_path="/board.json", serial=None):
     bmap = boardmap.load(map_path)
     buttons = None
     if bmap.buttons:
-        # Always two bits, select then confirm; a missing button reads as never pressed.
-        pins = [bmap.buttons.get(name) for name in ("select", "confirm")]
-        buttons = hw.Buttons([p for p in pins if p is not None])
-        if pins[0] is None:
-            buttons = _Shifted(buttons)
+        # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.
+        buttons = hw.Buttons([bmap.buttons.get("select"), bmap.buttons.get("confirm")])
     return App(bmap, Saves(root), hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
                hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), time, serial,
                hw.Watchdog(WATCHDOG_MS), buttons)
 
-
-class _Shifted:
-    """A board with only a confirm button: its bit moves to the confirm position."""
-
-    def __init__(self, buttons):
-        self.buttons = buttons
-
-    def pressed(self):
-        return self.buttons.pressed() << 1
 
 
 def main(root="/", map_path="/board.json"):

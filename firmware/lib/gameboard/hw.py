@@ -94,18 +94,19 @@ class Pixels:
 
 
 class Buttons:
-    """Push buttons between a GPIO and ground, read with pull-ups."""
+    """Push buttons between a GPIO and ground, read with pull-ups. A None pin is a button
+    the board lacks: its bit stays 0."""
 
     def __init__(self, pins):
         Pin = machine.Pin
-        self.pins = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in pins)
+        self.pins = tuple(None if p is None else Pin(p, Pin.IN, Pin.PULL_UP) for p in pins)
 
     def pressed(self):
         """Bit i set while button i (in the order given) is held down."""
         bits = 0
         bit = 1
         for pin in self.pins:
-            if not pin.value():
+            if pin is not None and not pin.value():
                 bits |= bit
             bit <<= 1
         return bits
