@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: all test typecheck bench venv node_modules clean
+.PHONY: all test typecheck bench venv node_modules clean deploy repl
 all: test
 
 # Python virtualenv with the project (editable) and its dev tools.
@@ -34,6 +34,15 @@ test: venv node_modules typecheck
 
 bench: venv
 	$(BIN)/python tests/bench/run.py
+
+# A Pico running MicroPython 1.22+ on USB (README: "Put the firmware on a Pico").
+PORT ?= auto
+MAP ?= hardware/board.json
+deploy: venv
+	$(BIN)/python -m host_sim.deploy --port $(PORT) --map $(MAP)
+
+repl: venv
+	$(BIN)/mpremote connect $(PORT) repl
 
 clean:
 	rm -rf $(VENV) node_modules typings build *.egg-info .pytest_cache .mypy_cache .hypothesis
