@@ -284,3 +284,18 @@ def test_buttons_take_back_and_claim(board):
     board.advance(60)
     claims = [m for m in board.received() if m.get("event") == "claim"]
     assert [c["granted"] for c in claims] == [True]
+
+
+def test_power_cut_between_two_flips_asks_only_for_the_flip_not_done(tmp_path):
+    with SimBoard(root=tmp_path) as b:
+        b.advance(1200)
+        b.command({"cmd": "new_game", "rules": "loose"})
+        for name in ("D3", "D4", "G5", "D5"):
+            b.place(name)
+        b.place("D6")                     # dark captures D4 and D5
+        assert sorted(b.controller.flips_pending()) == [C("D4"), C("D5")]
+        b.flip("D4")
+        b.power_cut()
+        b.power_on()
+        b.advance(1300)
+        assert b.controller.flips_pending() == [C("D5")]

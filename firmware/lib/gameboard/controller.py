@@ -108,7 +108,8 @@ class Controller:
                 self._emit({"event": "flip_done", "cell": iago.cell_name(cell)})
                 if self._pending() == 0:
                     self._emit({"event": "flips_done"})
-                    self.save_due = self.tentative == NONE
+                # Saved after every flip, so a power cut never asks to turn a disk twice.
+                self.save_due = self.tentative == NONE
             if cell == game.peek() and self.lifted_last:
                 self.lifted_last = False
                 if elapsed(now, self.lifted_at) <= TAP_MS and game.rules.penalty:
