@@ -1,0 +1,124 @@
+"""main.py's path: the USB transport never blocks, a broken board map is shown as a fault, and an
+uncaught exception is logged before the board resets."""
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+import mpvm
+from host_sim.fakes.install import install
+from host_sim.fakes.machine import Circuit, MachineReset
+from host_sim.fakes.mptime import Clock
+
+ROOT = Path(__file__).resolve().parent.parent
+MAP = ROOT / "hardware" / "board.json"
+
+USB_PROGRAM = """
+import sys
+from gameboard.usbserial import UsbSerial
+port = UsbSerial()
+empty = 0
+while empty < 2000:              # 2000 polls with nothing waiting: none may block
+    if port.read() is None:
+        empty += 1
+port.write("idle\\n")
+got = b""
+while not got.endswith(b"\\n"):
+    data = port.read()
+    if data:
+        got += bytes(data)
+port.write("got " + got.decode())
+"""
+
+
+def test_usb_serial_read_never_blocks_and_returns_what_arrives(tmp_path):
+    program = tmp_path / "usb.py"
+    program.write_text(USB_PROGRAM)
+    env = dict(os.environ, MICROPYPATH=str(ROOT / "firmware" / "lib"))
+    proc = subprocess.Popen([mpvm.unix_binary(), str(program)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=env)
+    try:
+        assert proc.stdout.readline() == b"idle\n"    # it got here without any input
+        proc.stdin.write(b'{"cmd": "ping"}\n')
+        proc.stdin.flush()
+        assert proc.stdout.readline() == b'got {"cmd": "ping"}\n'
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+class Stop(Exception):
+    pass
+
+
+class Port:
+    """Stands in for the USB port (tested under MicroPython above): writes go to stdout."""
+
+    def read(self):
+        return None
+
+    def write(self, text):
+        print(text, end="")
+
+
+@pytest.fixture(autouse=True)
+def usb_port(monkeypatch):
+    from gameboard import usbserial
+    monkeypatch.setattr(usbserial, "UsbSerial", Port)
+
+
+@contextlib.contextmanager
+def fake_pico(boardmap=None):
+    clock = Clock()
+    circuit = Circuit(boardmap=boardmap, clock=clock)
+    uninstall = install(circuit, clock)
+    try:
+        yield circuit, clock
+    finally:
+        uninstall()
+
+
+def test_a_broken_board_map_is_shown_as_a_fault(tmp_path):
+    data = json.loads(MAP.read_text())
+    data["cells"]["C3"]["led"] = data["cells"]["C4"]["led"]
+    bad = tmp_path / "board.json"
+    bad.write_text(json.dumps(data))
+    out = io.StringIO()
+    with fake_pico() as (circuit, clock):
+        def stop_after_a_while(clock):
+            if clock.ms > 5000:
+                raise Stop()
+        clock.sleep_hooks.append(stop_after_a_while)
+        from gameboard import app
+        with contextlib.redirect_stdout(out), pytest.raises(Stop):
+            app.main(str(tmp_path) + "/", str(bad))
+        on_board_led = circuit.pad(25)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(lines) >= 2 and all(m["event"] == "error" for m in lines)
+    assert "C4" in lines[0]["error"] or "C3" in lines[0]["error"]
+    assert on_board_led[0] is not None                 # the Pico's LED is blinking
+
+
+def test_an_uncaught_exception_is_logged_and_the_pico_resets(tmp_path, monkeypatch):
+    from gameboard import boardmap
+    bmap = boardmap.load(str(MAP))
+    out = io.StringIO()
+    with fake_pico(bmap):
+        from gameboard import app, controller
+
+        def broken(self, now):
+            if now > 1500:
+                raise ZeroDivisionError("simulated fault in the game loop")
+        monkeypatch.setattr(controller.Controller, "tick", broken)
+        with contextlib.redirect_stdout(out), pytest.raises(MachineReset):
+            app.main(str(tmp_path) + "/", str(MAP))
+    log = (tmp_path / "error.log").read_text()
+    assert "ZeroDivisionError" in log and "simulated fault" in log
+    events = [json.loads(line) for line in out.getvalue().splitlines() if line.startswith("{")]
+    assert events[-1]["event"] == "error" and "simulated fault" in events[-1]["error"]
