@@ -182,3 +182,26 @@ def test_score_of_a_running_game_says_who_moves():
 def test_no_command_is_a_usage_error():
     proc = run()
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_show_uses_colour_on_a_terminal():
+    import pty
+    master, slave = pty.openpty()
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)
+    proc = subprocess.run([IAGO, "show", "5/6/7/8/3D1L3/8/7/6/5 D"], stdout=slave,
+                          stderr=subprocess.PIPE, env=env, timeout=60)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    assert proc.returncode == 0
+    assert b"\x1b[1;97;40mD\x1b[0m" in out        # the dark disk, white on black
+    assert b"\x1b[1;30;47mL\x1b[0m" in out        # the light disk, black on white
