@@ -6,7 +6,8 @@ Three instruments:
 - An emulated Pico (MicroPython 1.24.1 on rp2040js at 125 MHz), when the environment variable
   RP2EMU names a folder set up as ../shared/tools/rp2emu/README.md says (board-emu.mjs,
   fw.uf2, bootrom.mjs and rp2040js installed there). The package is compiled with mpy-cross
-  for armv6m and copied to the emulated flash, as `make deploy` does.
+  for armv6m and copied to the emulated flash, as `make deploy` does. The same emulator then
+  runs the whole board firmware through an opening (tests/bench/pico_board.py).
 """
 
 import ast
@@ -26,6 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import iago  # noqa: E402  (the installed package: firmware/lib/iago)
 import mpvm  # noqa: E402
+import pico_board  # noqa: E402  (tests/bench/pico_board.py: the whole firmware, emulated)
 
 DEVICE_SCRIPT = HERE / "pico_rules.py"
 TARGETS = {
@@ -33,6 +35,12 @@ TARGETS = {
     "legal_moves_plain_worst": ("us", 4000.0),
     "legal_moves_board_api_worst": ("us", 500.0),
     "heap_package_and_game": ("B", 20 * 1024),
+    # The board firmware (issue 3): a matrix scan, a disk lit within 25 ms of landing
+    # (debounce included), 8 ms from the debounced placement to its frame sent, the heap.
+    "scan": ("us", 1000.0),
+    "place_to_light_max": ("ms", 25.0),
+    "place_to_frame_max": ("ms", 8.0),
+    "heap_in_play_max": ("B", 64 * 1024),
 }
 
 
@@ -128,6 +136,18 @@ def bench_emulated_pico(emu_dir):
         report("pico-emulated", figures, pico=True)
 
 
+def bench_emulated_board(emu_dir):
+    """The whole firmware on the emulated board: tests/bench/pico_board.py."""
+    if not (Path(emu_dir) / "board-emu.mjs").exists():
+        return
+    try:
+        figures = pico_board.run(emu_dir)
+    except (RuntimeError, subprocess.SubprocessError) as exc:
+        print("emulated board: %s" % exc)
+        return
+    report("pico-board", figures, pico=True)
+
+
 def main():
     print("%-14s %-30s %12s %s" % ("instrument", "figure", "value", "unit"))
     bench_cpython()
@@ -135,6 +155,7 @@ def main():
     emu_dir = os.environ.get("RP2EMU")
     if emu_dir:
         bench_emulated_pico(emu_dir)
+        bench_emulated_board(emu_dir)
     else:
         print("emulated Pico: skipped; set RP2EMU to a folder set up as "
               "../shared/tools/rp2emu/README.md says (see docs/benchmarks.md)")

@@ -85,6 +85,9 @@ class App:
             cell = cell_of[event & 63]
             if cell != NONE:
                 closed = event >> 7
+                timing = self.link.timing   # None unless the host link's stats command asked
+                if closed and timing is not None and timing[0] < 0:
+                    timing[0] = clock.ticks_us()
                 ctl.switch(cell, closed, now,
                            closed and not self.diodes and self._ghostly(event & 63))
         if self.buttons is not None:
@@ -98,7 +101,8 @@ class App:
                 self.link.feed(data, now)
         if ctl.outbox:
             self.link.pump()
-        if ctl.save_due:
+        if ctl.save_due and not self.debouncer.busy():
+            # A save blocks the loop for 70-130 ms on a Pico, so not while a switch changes.
             ctl.save_due = False
             self.saves.save(ctl.settings, ctl.game, ctl.flips_pending())
         if ctl.finished is not None:
@@ -145,9 +149,14 @@ class App:
         self.last_frame = now
         ctl.compose(now)
         self.leds.brightness = ctl.settings.brightness_level()
-        if self.leds.render():
+        sent = self.leds.render()
+        if sent:
             self.pixels.show(self.leds.wire)
             self.frames += 1
+        timing = self.link.timing
+        if timing is not None and timing[0] >= 0:   # a closing timed for the stats command
+            clock = self.clock
+            self.link.timed(clock.ticks_diff(clock.ticks_us(), timing[0]) if sent else -1)
 
 
 def log_exception(saves, exc):
@@ -172,8 +181,14 @@ def build(root="/", map_path="/board.json", serial=None):
     """
     import time
 
-    from gameboard import boardmap, hw
-    bmap = boardmap.load(map_path)
+    from gameboard import hw
+    from gameboard.boardmap import load
+    bmap = load(map_path)
+    if sys.implementation.name == "micropython":
+        # The map keeps only its tables; the checking code gives its 5 KB of heap back.
+        import gameboard
+        del sys.modules["gameboard.boardmap"]
+        del gameboard.boardmap
     buttons = None
     if bmap.buttons:
         # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.

@@ -44,7 +44,29 @@ _FACE_COLOUR = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, pal
 # How the rules hex (A1) shows standard, loose, simple and loose+simple before a game.
 _RULES_COLOUR = (palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_CAPTIVE)
 _CORNERS = tuple(iago.parse_cell(n) for n in ("A1", "A5", "E1", "E9", "I5", "I9"))
-_IS_CORNER = bytes(1 if c in _CORNERS else 0 for c in range(_CELLS))
+# Per-cell flags for the LED frame: a settings hex, a corner (shows whose turn it is).
+_SETTINGS_HEX = const(1)
+_CORNER = const(2)
+_SPECIAL = bytes((_SETTINGS_HEX if c in SETTINGS_HEXES else 0) | (_CORNER if c in _CORNERS else 0)
+                 for c in range(_CELLS))
+
+
+def paint_plain(colours, palette_rgb, frame):
+    """frame[3i:3i+3] = palette_rgb[3k:3k+3] where k = colours[i]: the reference for the viper
+    `paint` in _ledkernel.py (on a Pico the kernel saves about a millisecond a frame)."""
+    j = 0
+    for k in colours:
+        k *= 3
+        frame[j] = palette_rgb[k]
+        frame[j + 1] = palette_rgb[k + 1]
+        frame[j + 2] = palette_rgb[k + 2]
+        j += 3
+
+
+try:
+    from gameboard._ledkernel import paint
+except (ImportError, SyntaxError):
+    paint = paint_plain
 
 
 def elapsed(now, then):
@@ -58,11 +80,13 @@ class Controller:
         self.game = iago.Board(rules=self.settings.rules_object())
         self.present = bytearray(_CELLS)   # debounced: 1 = a disk is on the hex
         self.face_ok = bytearray(_CELLS)   # 1 = the disk there shows the face the game has
-        self.hint = bytearray(_CELLS)      # 1 = a legal move for the side to move
+        self.hint = bytearray(_CELLS)      # 1 = a legal move (see _fresh_hints)
+        self.hints_stale = True
         # 1 = closed at power-on where the saved game has no disk: a stray disk or a stuck
         # switch, never played until it opens once
         self.suspect = bytearray(_CELLS)
         self.frame = bytearray(_CELLS * 3)  # RGB in cell order, read by the LED output
+        self._colours = bytearray(_CELLS)   # palette index per cell, painted into frame
         self.outbox = []                   # host-link events, drained by the app
         self.phase = STARTUP
         self.phase_since = now
@@ -278,7 +302,7 @@ class Controller:
 
     def compose(self, now):
         """Write the LED frame for `now` into self.frame (RGB in cell order); no allocation."""
-        pal = palette.PALETTES[self.settings.palette]
+        pal = palette.PALETTES_RGB[self.settings.palette]
         frame = self.frame
         cells = self.game._cells
         present = self.present
@@ -291,7 +315,6 @@ class Controller:
         pregame = self._pregame()
         over = self.phase == OVER
         show = 0
-        winner = self.winner
         if over:
             show = (now // 1500) % 3
         if self.phase == STARTUP:
@@ -301,42 +324,50 @@ class Controller:
                 frame[c * 3 + 1] = 60 if step == 1 else 0
                 frame[c * 3 + 2] = 60 if step >= 2 else 0
             return
+        # Everything the loop reads is a local: on a Pico each global or attribute lookup in
+        # this loop costs about a millisecond a frame.
+        off = palette.OFF
+        error = palette.ERROR if fast else off
+        face_colour = _FACE_COLOUR
+        special = _SPECIAL
+        hint = self._fresh_hints() if show_hints else self.hint
+        flash = self.flash_cell
+        colours = self._colours
         for c in range(_CELLS):
             v = cells[c]
-            colour = palette.OFF
             if v:
-                target = _FACE_COLOUR[v]
+                target = face_colour[v]
                 if not present[c]:
                     # Lifted: show the face it must have when put back, blinking.
-                    colour = target if (slow or not face_ok[c]) else palette.OFF
+                    colour = target if (slow or not face_ok[c]) else off
                 elif not face_ok[c]:
-                    colour = target if slow else _FACE_COLOUR[v ^ 4]  # "turn this"
+                    colour = target if slow else face_colour[v ^ 4]  # "turn this"
                 elif over:
-                    if show == 0:
-                        colour = palette.WIN if v == winner else (target if slow else palette.OFF)
-                    elif show == 1:
-                        colour = target if v == iago.DARK else palette.OFF
-                    else:
-                        colour = target if v == iago.LIGHT else palette.OFF
-                elif v & iago.CAPTIVE and reveal:
-                    colour = _FACE_COLOUR[v & 3]
+                    colour = self._result_colour(v, target, show, slow)
+                elif reveal and v & 4:
+                    colour = face_colour[v & 3]
                 else:
                     colour = target
-            elif present[c]:
-                if pregame and c in SETTINGS_HEXES:
-                    colour = self._setting_colour(c)
-                elif not over:
-                    colour = palette.ERROR if fast else palette.OFF
-            elif pregame and c in SETTINGS_HEXES:
+            elif pregame and special[c] & _SETTINGS_HEX:
                 colour = self._setting_colour(c)
-            elif not over and ((show_hints and self.hint[c]) or _IS_CORNER[c]):
+            elif present[c]:
+                colour = off if over else error
+            elif not over and ((show_hints and hint[c]) or special[c] & _CORNER):
                 colour = turn_hint
-            if c == self.flash_cell:
-                colour = self.flash_colour if fast else palette.OFF
-            rgb = pal[colour]
-            frame[c * 3] = rgb[0]
-            frame[c * 3 + 1] = rgb[1]
-            frame[c * 3 + 2] = rgb[2]
+            else:
+                colour = off
+            if c == flash:
+                colour = self.flash_colour if fast else off
+            colours[c] = colour
+        paint(colours, pal, frame)
+
+    def _result_colour(self, v, target, show, slow):
+        """Game over: the winner's disks, then dark's and light's disks alone, in turn."""
+        if show == 0:
+            return palette.WIN if v == self.winner else (target if slow else palette.OFF)
+        if show == 1:
+            return target if v == iago.DARK else palette.OFF
+        return target if v == iago.LIGHT else palette.OFF
 
     def _setting_colour(self, c):
         s = self.settings
@@ -378,14 +409,25 @@ class Controller:
         return self.game.ply() == 0 and self.phase == PLAY
 
     def _game_changed(self):
-        hint = self.hint
+        cells = self.game._cells
+        face_ok = self.face_ok
         for c in range(_CELLS):
-            hint[c] = 0
-            if self.game.cell(c) == iago.EMPTY:
-                self.face_ok[c] = 1
-        for c in self.game.legal_moves:
-            hint[c] = 1
+            if not cells[c]:
+                face_ok[c] = 1
+        self.hints_stale = True
         self.dirty = True
+
+    def _fresh_hints(self):
+        """The hint table for the position now. Computed on demand: hints are not shown
+        while a placement is tentative, so a placement's frame does not wait for them."""
+        if self.hints_stale:
+            self.hints_stale = False
+            hint = self.hint
+            for c in range(_CELLS):
+                hint[c] = 0
+            for c in self.game.legal_moves:
+                hint[c] = 1
+        return self.hint
 
     def _try_place(self, now):
         """Play the one new disk on the board if everything else agrees and it is legal."""
@@ -403,22 +445,24 @@ class Controller:
                 new = c
             elif cells[c] and (not self.present[c] or not self.face_ok[c]):
                 return
-        if new == NONE or not self.hint[new] or self.suspect[new]:
+        if new == NONE or not self._fresh_hints()[new] or self.suspect[new]:
             return
         if self.game.is_miss(new):
             self._emit({"event": "miss", "cell": iago.cell_name(new)})
-        captured, released = self.game.flips(new)
         mover = self.game.turn
         self.game.push(new)
-        for c in captured:
-            self.face_ok[c] = 0
-        for c in released:
+        flipped = self.game.last_flips()
+        for c in flipped:
             self.face_ok[c] = 0
         self.face_ok[new] = 1
+        self.hints_stale = True
+        self.dirty = True
+        # After the placement a captured disk is a captive; a released one is face up.
+        captured = [c for c in flipped if cells[c] & iago.CAPTIVE]
+        released = [c for c in flipped if not cells[c] & iago.CAPTIVE]
         self.tentative = new
         self.placed_at = now
         self.lifted_last = False
-        self._game_changed()
         self._emit({"event": "move", "cell": iago.cell_name(new), "side": iago.side_name(mover),
                     "captured": [iago.cell_name(c) for c in captured],
                     "released": [iago.cell_name(c) for c in released]})

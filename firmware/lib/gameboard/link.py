@@ -7,6 +7,7 @@ error reply and never disturbs the game. Bytes are fed in as they arrive, so rea
 never blocks the scan loop; a line longer than MAX_LINE is dropped with an error.
 """
 
+import array
 import json
 
 from gameboard.settings import Settings
@@ -24,6 +25,9 @@ class Link:
         self._line = bytearray(MAX_LINE)
         self._length = 0
         self._overflow = False
+        # Set by the first `stats` command: [ticks_us of the switch closing being timed or
+        # -1, last, longest, count] of closing -> LED frame sent, kept by the main loop.
+        self.timing = None
 
     def feed(self, data, now):
         """Bytes from the port; complete lines are handled at once."""
@@ -99,6 +103,35 @@ class Link:
     def _state(self, msg, now):
         return {"state": self.controller.state()}
 
+    def _stats(self, msg, now):
+        # Diagnostics: the heap in use after a collection, and the debounced switch closing
+        # -> LED frame sent times since the first stats command (no timing before it).
+        import gc
+        if self.timing is None:
+            self.timing = array.array("i", (-1, 0, 0, 0))
+        timing = self.timing
+        out = {"closing_to_frame_us": timing[1], "closing_to_frame_max_us": timing[2],
+               "closings_timed": timing[3]}
+        gc.collect()
+        if hasattr(gc, "mem_alloc"):  # MicroPython
+            out["mem_alloc"] = gc.mem_alloc()
+            out["mem_free"] = gc.mem_free()
+        return out
+
+    def timed(self, us):
+        """The main loop sent the LED frame of the timed closing `us` microseconds after it
+        (-1: the frame did not change, nothing to time)."""
+        timing = self.timing
+        if timing is None:
+            return
+        timing[0] = -1
+        if us < 0:
+            return
+        timing[1] = us
+        if us > timing[2]:
+            timing[2] = us
+        timing[3] += 1
+
     def _new_game(self, msg, now):
         settings = None
         if "settings" in msg:
@@ -150,6 +183,7 @@ _COMMANDS = {
     "ping": Link._ping,
     "version": Link._version,
     "state": Link._state,
+    "stats": Link._stats,
     "new_game": Link._new_game,
     "settings": Link._settings,
     "take_back": Link._take_back,

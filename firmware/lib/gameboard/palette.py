@@ -51,4 +51,6 @@ COLOUR_BLIND = (
 )
 
 PALETTES = (STANDARD, COLOUR_BLIND)
+# The same, flat: colour k is bytes 3k..3k+2, as the LED frame painter reads them.
+PALETTES_RGB = tuple(bytes(v for rgb in pal for v in rgb) for pal in PALETTES)
 PALETTE_NAMES = ("standard", "colour-blind")
