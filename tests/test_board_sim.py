@@ -299,3 +299,9 @@ def test_power_cut_between_two_flips_asks_only_for_the_flip_not_done(tmp_path):
         b.power_on()
         b.advance(1300)
         assert b.controller.flips_pending() == [C("D5")]
+
+
+def test_a_disk_placed_while_the_previous_one_settles_is_played_after_it(board):
+    board.place("D4", rest_ms=100)      # light answers before dark's disk has settled
+    board.place("D5")
+    assert board.controller.game.move_stack == [C("D4"), C("D5")]

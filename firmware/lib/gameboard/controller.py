@@ -172,6 +172,7 @@ class Controller:
             self.dirty = True
             self.save_due = True
             self._emit({"event": "settled", "cell": iago.cell_name(self.game.peek())})
+            self._try_place(now)   # a disk put down meanwhile is the next placement
         if (self.lifted_last and self.phase == PLAY and
                 elapsed(now, self.lifted_at) >= TAKEBACK_HOLD_MS):
             self.lifted_last = False
