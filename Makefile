@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: all test typecheck bench venv node_modules clean deploy repl
+.PHONY: all test typecheck bench venv node_modules clean sim deploy repl hardware
 all: test
 
 # Python virtualenv with the project (editable) and its dev tools.
@@ -34,6 +34,16 @@ test: venv node_modules typecheck
 
 bench: venv
 	$(BIN)/python tests/bench/run.py
+
+# The board diagrams, wiring tables and 1:1 template under hardware/generated/ (hardware/README.md).
+hardware: venv
+	$(BIN)/python hardware/make.py
+
+# The firmware on the simulated board, in a web page (docs/web.md). The web server listens on
+# 8000, or on the PORT given on the command line: make sim PORT=8080 (deploy's PORT is a device).
+SIM_PORT = $(if $(filter command line,$(origin PORT)),$(PORT),8000)
+sim: venv
+	$(BIN)/iago serve --sim --http-port $(SIM_PORT)
 
 # A Pico running MicroPython 1.22+ on USB (README: "Put the firmware on a Pico").
 PORT ?= auto

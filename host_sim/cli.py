@@ -127,6 +127,11 @@ def cmd_score(args):
     print(render.describe_outcome(board))
 
 
+def cmd_serve(args):
+    from host_sim.web import server
+    server.main(args)
+
+
 def build_parser():
     parser = _Parser(prog="iago", description="Iago rules on the command line. Positions are "
                      "position texts such as '5/6/7/8/9/8/7/6/5 D' (quote them).")
@@ -158,6 +163,10 @@ def build_parser():
     p.add_argument("source", nargs="?", metavar="POSITION|RECORD-FILE")
     p = add("score", cmd_score, "both scores and, for a finished game, the winner and why")
     p.add_argument("position", metavar="POSITION")
+    from host_sim.web import options as serve_options
+    p = sub.add_parser("serve", help=serve_options.HELP, description=serve_options.DESCRIPTION)
+    serve_options.add_arguments(p)
+    p.set_defaults(func=cmd_serve)
     return parser
 
 

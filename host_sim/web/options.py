@@ -1,0 +1,61 @@
+"""The options of `iago serve` (kept apart so that building the `iago` parser stays cheap)."""
+
+import argparse
+
+HELP = "show the simulated board, or a real one on a serial port, in a web page"
+DESCRIPTION = (
+    "Serve a web page that shows the board live and plays on it: the unmodified firmware on the "
+    "simulated board (--sim, the default), or a real board on its USB serial port (--port). "
+    "Several pages may watch at once. See docs/web.md.")
+SPEEDS = (0.25, 8.0)
+
+
+def _port_number(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a port is a whole number, not %r" % text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port is 0-65535 (0: any free one), not %d" % value)
+    return value
+
+
+def _speed(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a speed is a number such as 1 or 0.5, not %r" % text)
+    if not SPEEDS[0] <= value <= SPEEDS[1]:
+        raise argparse.ArgumentTypeError("the speed is %g-%g, not %g" % (SPEEDS + (value,)))
+    return value
+
+
+def add_arguments(parser):
+    board = parser.add_mutually_exclusive_group()
+    board.add_argument("--sim", action="store_true",
+                       help="the simulated board (the default)")
+    board.add_argument("--port", metavar="DEVICE",
+                       help="a real board on this serial port, such as /dev/ttyACM0 (pyserial "
+                       "URLs such as socket://host:port work too)")
+    parser.add_argument("--http-port", type=_port_number, default=8000, metavar="N",
+                        help="the web server's port (default 8000; 0 picks a free one)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1, this computer only; "
+                        "0.0.0.0 lets tablets on the network in: there is no password)")
+    parser.add_argument("--games-dir", metavar="DIR",
+                        help="where the record of every finished game is kept (default "
+                        "$XDG_DATA_HOME/iago/games, that is ~/.local/share/iago/games)")
+    parser.add_argument("--speed", type=_speed, default=1.0,
+                        help="simulated board: virtual seconds per real second, 0.25-8 "
+                        "(default 1)")
+    parser.add_argument("--flash-dir", metavar="DIR",
+                        help="simulated board: keep its flash (the saved game) in DIR, so a "
+                        "game survives restarting the server (default: a temporary folder)")
+    parser.add_argument("--pty", action="store_true",
+                        help="simulated board: also offer its USB serial port as a "
+                        "pseudo-terminal (its path is printed), for host tools")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="simulated board: seed of its random faults (default 0)")
+    parser.add_argument("--baud", type=int, default=115200,
+                        help="real board: the serial port's baud rate (USB ignores it)")
+    parser.add_argument("--verbose", action="store_true", help="log every HTTP request")

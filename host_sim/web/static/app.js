@@ -1,0 +1,556 @@
+// The Iago board page: draws the board from the server's live state (Server-Sent Events) and
+// sends the player's gestures and commands as JSON POSTs. No build step, no libraries.
+"use strict";
+
+const ROWS = "ABCDEFGHI";
+const R = 20;                      // hex circumradius, SVG units
+const W = Math.sqrt(3) * R;        // hex width across flats
+const DISK_R = R * 0.68;           // disks are drawn to the same scale as the hexes
+const SVG_NS = "http://www.w3.org/2000/svg";
+const LONG_PRESS_MS = 550;
+const FACE_NAMES = { D: "dark disk", L: "light disk", d: "captive (red side up), hidden colour dark",
+                     l: "captive (red side up), hidden colour light", "?": "a disk the game does not have" };
+
+const $ = (id) => document.getElementById(id);
+let snap = null;                   // the latest state snapshot from the server
+let leds = "";
+let focusIndex = 30;               // E5: where the keyboard starts
+const cells = [];                  // {name, row, num, x, y, outer, centre, g}
+const byName = {};
+
+// --- geometry ---------------------------------------------------------------------------------
+
+function firstNumber(row) { return row < 4 ? 1 : row - 3; }
+function lastNumber(row) { return row > 4 ? 9 : row + 5; }
+
+for (let row = 0; row < 9; row++) {
+  for (let num = firstNumber(row); num <= lastNumber(row); num++) {
+    const name = ROWS[row] + num;
+    const cell = {
+      name, row, num, index: cells.length,
+      x: W * (num - row / 2), y: (8 - row) * 1.5 * R,
+      outer: row === 0 || row === 8 || num === firstNumber(row) || num === lastNumber(row),
+      centre: name === "E5",
+    };
+    cells.push(cell);
+    byName[name] = cell;
+  }
+}
+
+function hexPoints(cx, cy, r) {
+  const pts = [];
+  for (let i = 0; i < 6; i++) {
+    const a = Math.PI / 180 * (60 * i - 30);
+    pts.push((cx + r * Math.cos(a)).toFixed(2) + "," + (cy + r * Math.sin(a)).toFixed(2));
+  }
+  return pts.join(" ");
+}
+
+function el(tag, attrs, parent) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const key in attrs) node.setAttribute(key, attrs[key]);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// --- drawing the board once -------------------------------------------------------------------
+
+function buildBoard() {
+  const svg = $("board");
+  const xs = cells.map((c) => c.x), ys = cells.map((c) => c.y);
+  const pad = R * 2.2;
+  const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
+  svg.setAttribute("viewBox", [minX, minY, Math.max(...xs) - minX + pad, Math.max(...ys) - minY + pad]
+    .map((v) => v.toFixed(1)).join(" "));
+  const defs = el("defs", {}, svg);
+  const blur = el("filter", { id: "glow", x: "-60%", y: "-60%", width: "220%", height: "220%" }, defs);
+  el("feGaussianBlur", { stdDeviation: R * 0.28 }, blur);
+  const shade = el("radialGradient", { id: "shade", cx: "40%", cy: "35%", r: "70%" }, defs);
+  el("stop", { offset: "0%", "stop-color": "#fff", "stop-opacity": "0.25" }, shade);
+  el("stop", { offset: "100%", "stop-color": "#000", "stop-opacity": "0.25" }, shade);
+
+  // The board's frame: a hexagon around the corner hexes, as on the printed board.
+  const centre = byName.E5;
+  const corners = ["I5", "I9", "E9", "A5", "A1", "E1"].map((n) => byName[n]);
+  const frame = corners.map((c) => {
+    const dx = c.x - centre.x, dy = c.y - centre.y, d = Math.hypot(dx, dy);
+    const k = (d + R * 1.55) / d;
+    return (centre.x + dx * k).toFixed(1) + "," + (centre.y + dy * k).toFixed(1);
+  }).join(" ");
+  el("polygon", { points: frame, class: "frame" }, svg);
+
+  for (const cell of cells) {
+    const g = el("g", {
+      class: "hex" + (cell.outer ? " outer" : " inner") + (cell.centre ? " centre" : ""),
+      "data-cell": cell.name, tabindex: cell.index === focusIndex ? "0" : "-1",
+      role: "gridcell", transform: `translate(${cell.x.toFixed(2)},${cell.y.toFixed(2)})`,
+    }, svg);
+    el("polygon", { class: "base", points: hexPoints(0, 0, R * 0.97) }, g);
+    cell.light = el("polygon", { class: "light", points: hexPoints(0, 0, R * 0.97) }, g);
+    if (cell.centre) el("circle", { class: "mark", r: R * 0.82 }, g);
+    cell.glow = el("circle", { class: "glow", r: R * 0.86, filter: "url(#glow)" }, g);
+    cell.ghost = el("circle", { class: "ghost", r: DISK_R }, g);
+    cell.disk = el("g", { class: "disk" }, g);
+    el("circle", { class: "face", r: DISK_R }, cell.disk);
+    el("circle", { class: "sheen", r: DISK_R, fill: "url(#shade)" }, cell.disk);
+    el("circle", { class: "hidden", r: DISK_R * 0.42 }, cell.disk);
+    cell.label = el("text", { class: "label", y: R * 0.72 }, g);
+    cell.label.textContent = cell.name;
+    cell.title = el("title", {}, g);
+    cell.g = g;
+    bindGestures(cell);
+  }
+}
+
+// --- gestures -----------------------------------------------------------------------------------
+
+function bindGestures(cell) {
+  const g = cell.g;
+  let timer = null, longPressed = false;
+  g.addEventListener("pointerdown", (e) => {
+    longPressed = false;
+    clearTimeout(timer);
+    timer = null;
+    if (e.button !== 0) return;
+    timer = setTimeout(() => { timer = null; longPressed = true; flipGesture(cell.name); }, LONG_PRESS_MS);
+  });
+  g.addEventListener("pointerup", (e) => {
+    if (e.button !== 0) return;
+    if (timer !== null) { clearTimeout(timer); timer = null; }
+    if (!longPressed) activate(cell.name);
+    setFocus(cell.index, false);
+  });
+  for (const kind of ["pointerleave", "pointercancel"]) {
+    g.addEventListener(kind, () => { clearTimeout(timer); timer = null; });
+  }
+  g.addEventListener("contextmenu", (e) => {
+    e.preventDefault();
+    clearTimeout(timer);
+    timer = null;
+    // A touch long-press may bring both the timer and this event: one flip only.
+    if (!longPressed) { longPressed = true; flipGesture(cell.name); }
+  });
+  g.addEventListener("keydown", (e) => onKey(e, cell));
+}
+
+function onKey(e, cell) {
+  const moves = {
+    ArrowLeft: [0, -1], ArrowRight: [0, 1],
+    ArrowUp: [1, byName[ROWS[cell.row + 1] + (cell.num + 1)] ? 1 : 0],
+    ArrowDown: [-1, byName[ROWS[cell.row - 1] + (cell.num - 1)] ? -1 : 0],
+  };
+  if (e.key in moves) {
+    const [dr, dn] = moves[e.key];
+    const next = byName[(ROWS[cell.row + dr] || "") + (cell.num + dn)];
+    if (next) setFocus(next.index, true);
+    e.preventDefault();
+  } else if (e.key === "Enter" || e.key === " ") {
+    activate(cell.name);
+    e.preventDefault();
+  } else if (e.key === "f" || e.key === "F") {
+    flipGesture(cell.name);
+    e.preventDefault();
+  }
+}
+
+function setFocus(index, move) {
+  cells[focusIndex].g.setAttribute("tabindex", "-1");
+  focusIndex = index;
+  cells[index].g.setAttribute("tabindex", "0");
+  if (move) cells[index].g.focus();
+}
+
+function canTouch() {
+  if (!snap) return false;
+  if (!snap.gestures) {
+    notice("This is a real board: move its disks by hand (commands still work).");
+    return false;
+  }
+  return true;
+}
+
+function activate(name) {
+  if (!canTouch()) return;
+  if (name in snap.disks) post("lift", { cell: name });
+  else post("place", { cell: name });
+}
+
+function flipGesture(name) {
+  if (!canTouch()) return;
+  if (!(name in snap.disks)) { notice(`There is no disk on ${name} to turn over.`); return; }
+  post("flip", { cell: name });
+}
+
+// --- talking to the server ----------------------------------------------------------------------
+
+async function post(action, body) {
+  let data;
+  try {
+    const res = await fetch("/api/" + action, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
+    });
+    try { data = await res.json(); } catch (err) { data = { ok: false, error: res.status + " " + res.statusText }; }
+    if (!res.ok) data.ok = false;
+  } catch (err) {
+    data = { ok: false, error: "the server cannot be reached (" + err.message + ")" };
+  }
+  if (!data.ok) notice(data.error || "refused");
+  return data.ok ? data : null;
+}
+
+function command(cmd, fields) {
+  return post("command", Object.assign({ cmd }, fields || {}));
+}
+
+let noticeTimer = null;
+function notice(text) {
+  const node = $("notice");
+  node.textContent = text;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { node.textContent = ""; }, 6000);
+}
+
+function connect() {
+  const source = new EventSource("/api/events");
+  source.addEventListener("open", () => { $("link").textContent = "live"; $("link").classList.remove("off"); });
+  source.addEventListener("error", () => { $("link").textContent = "reconnecting…"; $("link").classList.add("off"); });
+  source.addEventListener("state", (e) => { snap = JSON.parse(e.data); render(); });
+  source.addEventListener("leds", (e) => { leds = JSON.parse(e.data); renderLeds(); });
+  source.addEventListener("log", (e) => appendConsole(JSON.parse(e.data)));
+  source.addEventListener("viewers", (e) => {
+    const n = Number(e.data);
+    $("viewers").textContent = n === 1 ? "1 page" : n + " pages";
+  });
+}
+
+// --- rendering ------------------------------------------------------------------------------------
+
+// LED values are the duty the firmware sends (linear light, after its gamma and brightness);
+// a screen expects gamma-encoded values, so encode them with the sRGB exponent.
+function screenLevel(v) { return Math.round(255 * Math.pow(v / 255, 1 / 2.2)); }
+
+function renderLeds() {
+  for (const cell of cells) {
+    const hex = leds.substr(cell.index * 6, 6);
+    if (hex.length < 6) continue;
+    const r = parseInt(hex.substr(0, 2), 16), g = parseInt(hex.substr(2, 2), 16), b = parseInt(hex.substr(4, 2), 16);
+    const lit = r + g + b > 0;
+    const css = `rgb(${screenLevel(r)},${screenLevel(g)},${screenLevel(b)})`;
+    cell.g.dataset.led = `${r},${g},${b}`;
+    cell.glow.style.fill = css;
+    cell.glow.style.opacity = lit ? 1 : 0;
+    cell.light.style.fill = css;
+    cell.light.style.opacity = lit ? 0.45 : 0;
+  }
+}
+
+function render() {
+  if (!snap) return;
+  const state = snap.state;
+  document.body.classList.toggle("sim-mode", snap.mode === "sim");
+  document.body.classList.toggle("power-off", !snap.powered);
+  $("source").textContent = snap.mode === "sim"
+    ? `simulated board · firmware ${snap.firmware}`
+    : `${snap.port}${snap.connected ? " · " + (snap.board || "board") + " · firmware " + (snap.firmware || "?") : " · not connected"}`;
+  renderCells(state);
+  renderGame(state);
+  renderMoves(state);
+  renderSettings(state);
+  renderSim();
+  $("help").hidden = !snap.gestures;
+}
+
+function renderCells(state) {
+  const position = state ? positionCells(state.position) : {};
+  const flips = new Set(state ? state.flips_pending : []);
+  const flipping = new Set(snap.flipping || []);
+  for (const cell of cells) {
+    const face = snap.disks[cell.name];
+    const held = snap.hand[cell.name];
+    const g = cell.g;
+    g.dataset.disk = face || "";
+    g.dataset.hand = held || "";
+    g.classList.toggle("has-disk", face !== undefined);
+    g.classList.toggle("in-hand", held !== undefined);
+    g.classList.toggle("turning", flipping.has(cell.name));
+    g.classList.toggle("to-turn", flips.has(cell.name));
+    let text = cell.name + (cell.centre ? " (centre)" : cell.outer ? " (outer ring)" : "");
+    text += ": " + (face ? FACE_NAMES[face] : held ? "empty, its disk is in hand (" + FACE_NAMES[held] + ")" : "empty");
+    if (position[cell.name] && position[cell.name] !== face) text += "; the game has a " + FACE_NAMES[position[cell.name]];
+    if (flips.has(cell.name)) text += "; turn it over";
+    cell.title.textContent = text;
+    g.setAttribute("aria-label", text);
+  }
+}
+
+function positionCells(text) {
+  // "5/6/7/8/3D1L3/..." rows from I down to A, digits are runs of empty hexes.
+  const out = {};
+  const rows = text.split(" ")[0].split("/");
+  rows.forEach((rowText, i) => {
+    const row = 8 - i;
+    let num = firstNumber(row);
+    for (const ch of rowText) {
+      if (ch >= "0" && ch <= "9") num += Number(ch);
+      else { out[ROWS[row] + num] = ch; num += 1; }
+    }
+  });
+  return out;
+}
+
+function renderGame(state) {
+  const turn = $("turn");
+  const status = $("status");
+  const over = state && state.outcome;
+  if (!state) {
+    turn.textContent = snap.mode === "sim" ? "Power off" : (snap.connected ? "Waiting for the board…" : "Not connected");
+    turn.className = "turn";
+  } else if (over) {
+    turn.textContent = `${capital(over.winner)} wins ${Math.max(over.dark, over.light)} to ${Math.min(over.dark, over.light)}`;
+    turn.className = "turn " + over.winner;
+  } else {
+    turn.textContent = `${capital(state.turn)} to move`;
+    turn.className = "turn " + state.turn;
+  }
+  status.textContent = describe(state);
+  document.title = "Iago board · " + turn.textContent;
+  for (const side of ["dark", "light"]) {
+    const box = $("score-" + side);
+    const area = snap.areas ? snap.areas[side] : [0, 0];
+    const score = state ? state.scores[side === "dark" ? 0 : 1] : "–";
+    box.querySelector("b").textContent = score;
+    box.querySelector("small").textContent = snap.areas && snap.areas.scoring === "count"
+      ? `${area[0]} inner + ${area[1]} outer`
+      : `${area[0]} inner × ${area[1]} outer`;
+    box.title = "an area without any of your face-up disks counts as 1";
+    box.classList.toggle("to-move", !!state && !over && state.turn === side);
+  }
+  $("take-back").disabled = !state || state.moves.length === 0;
+  $("claim").hidden = !state || !state.settings.penalty;
+  $("claim").disabled = !state || !state.can_claim;
+  $("save").classList.toggle("disabled", !state);
+  $("load-label").hidden = snap.mode !== "sim";
+  const hand = Object.keys(snap.hand || {}).filter((n) => !(snap.flipping || []).includes(n));
+  $("hand").hidden = hand.length === 0;
+  if (hand.length) {
+    $("hand").innerHTML = "";
+    const text = document.createElement("span");
+    text.textContent = "In hand: " + hand.map((n) => `${n} (${FACE_NAMES[snap.hand[n]]})`).join(", ") +
+      ". Click its hex to put it back. ";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Put away";
+    button.addEventListener("click", () => post("put-away"));
+    $("hand").append(text, button);
+  }
+}
+
+function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
+function describe(state) {
+  if (snap.mode === "board" && !snap.connected) return "Not connected: " + (snap.error || "opening the port…");
+  if (!snap.powered) return "Power off: the LEDs are dark; the disks stay where they are.";
+  if (!state) return "Waiting for the board…";
+  if (state.phase === "startup") return "Light check…";
+  const parts = [];
+  if (state.extra.length) parts.push("remove the disk on " + state.extra.join(", "));
+  if (state.missing.length) parts.push("put back the disk on " + state.missing.join(", "));
+  if (state.flips_pending.length) parts.push("turn over " + state.flips_pending.join(", "));
+  if (parts.length) return capital(parts.join("; ")) + ".";
+  if (state.outcome) {
+    const o = state.outcome;
+    const why = o.tie_break ? ` (tied at ${o.dark}; ${o.tie_break} decides)` : "";
+    return `Game over: dark ${o.dark}, light ${o.light}${why}. Clear the board for a new game.`;
+  }
+  if (state.tentative) return `${state.tentative} placed…`;
+  let text = `${capital(state.turn)} to move: ${state.legal.length} legal placement${state.legal.length === 1 ? "" : "s"}.`;
+  if (state.can_claim) text += " The last placement missed a forced capture: a penalty may be claimed.";
+  return text;
+}
+
+function renderMoves(state) {
+  const list = $("moves");
+  const replay = snap.replay;
+  const moves = replay ? replay.moves : (state ? state.moves : []);
+  const claims = new Set(replay ? replay.claims : (state ? state.claims : []));
+  const current = replay ? replay.index : moves.length;
+  list.innerHTML = "";
+  for (let i = 0; i < moves.length; i += 2) {
+    const li = document.createElement("li");
+    for (let j = i; j < Math.min(i + 2, moves.length); j++) {
+      const span = document.createElement("span");
+      span.className = "move " + (j % 2 ? "light" : "dark");
+      span.textContent = (claims.has(j) ? "claim " : "") + moves[j];
+      span.dataset.ply = j + 1;
+      if (j === current - 1) span.classList.add("current");
+      if (j >= current) span.classList.add("future");
+      if (replay) {
+        span.tabIndex = 0;
+        span.title = "replay to here";
+        span.addEventListener("click", () => post("replay/step", { to: j + 1 }));
+      }
+      li.appendChild(span);
+    }
+    list.appendChild(li);
+  }
+  const cur = list.querySelector(".current");
+  if (cur) {   // scroll the list only, never the page
+    const top = cur.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + cur.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
+  $("replay").hidden = !replay;
+  if (replay) {
+    $("replay-pos").textContent = `${replay.index} / ${replay.moves.length}` +
+      (replay.target !== replay.index ? ` → ${replay.target}` : "");
+    const h = replay.headers || {};
+    $("replay-title").textContent = [h.Dark, h.Light].filter(Boolean).join(" – ") + ` ${replay.result}`;
+    $("replay-error").textContent = replay.error || "";
+  }
+}
+
+function renderSettings(state) {
+  if (!state) return;
+  const s = state.settings;
+  const set = (id, value, prop) => {
+    const node = $(id);
+    if (document.activeElement !== node) node[prop || "value"] = value;
+    node.disabled = false;
+  };
+  set("set-rules", s.rules);
+  set("set-penalty", s.penalty, "checked");
+  set("set-hints", s.hints, "checked");
+  set("set-brightness", String(s.brightness));
+  set("set-palette", String(s.palette));
+  $("set-penalty").disabled = s.rules.startsWith("loose");
+}
+
+function renderSim() {
+  const sim = snap.sim;
+  if (!sim) return;
+  for (const b of document.querySelectorAll("#speeds [data-speed]")) {
+    b.classList.toggle("active", Number(b.dataset.speed) === sim.speed);
+    b.setAttribute("aria-pressed", Number(b.dataset.speed) === sim.speed);
+  }
+  $("pause").textContent = sim.paused ? "Resume" : "Pause";
+  $("pause").classList.toggle("active", sim.paused);
+  $("clock").textContent = `Board clock ${formatClock(sim.clock_s)}` +
+    (sim.paused ? " (paused)" : ` · running at ${sim.actual_speed.toFixed(2)}×`) +
+    (sim.restarts ? ` · ${sim.restarts} restart${sim.restarts === 1 ? "" : "s"}` : "") +
+    (sim.pty ? ` · USB serial on ${sim.pty}` : "");
+  if (document.activeElement !== $("bounce")) $("bounce").value = String(sim.bounce_ms);
+  if (document.activeElement !== $("crosstalk")) $("crosstalk").value = String(sim.crosstalk);
+  $("autoflip").checked = sim.autoflip;
+  $("stuck").textContent = sim.stuck.length ? "Stuck switches: " + sim.stuck.join(", ") : "";
+  $("power").textContent = snap.powered ? "Cut power" : "Power on";
+  $("power").classList.toggle("danger", snap.powered);
+}
+
+function formatClock(s) {
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function appendConsole(entries) {
+  const list = $("console");
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+  for (const entry of entries) {
+    const li = document.createElement("li");
+    li.className = "log " + entry.dir + (entry.text.includes('"event"') ? " event" : "") +
+      (entry.text.includes('"ok": false') ? " failed" : "");
+    const arrow = entry.dir === "out" ? "→" : entry.dir === "in" ? "←" : "•";
+    li.textContent = `${entry.at} ${arrow} ${entry.from !== "board" ? "[" + entry.from + "] " : ""}${entry.text}`;
+    list.appendChild(li);
+  }
+  while (list.children.length > 500) list.removeChild(list.firstChild);
+  if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+// --- the panel's controls -------------------------------------------------------------------------
+
+function bindControls() {
+  $("names").addEventListener("change", (e) => {
+    document.body.classList.toggle("show-names", e.target.checked);
+    localStorage.setItem("iago-names", e.target.checked ? "1" : "");
+  });
+  if (localStorage.getItem("iago-names")) { $("names").checked = true; document.body.classList.add("show-names"); }
+  $("new-game").addEventListener("click", async () => {
+    if (snap && snap.mode === "sim" && Object.keys(snap.disks).length) {
+      if (!(await post("clear"))) return;
+    }
+    command("new_game");
+  });
+  $("take-back").addEventListener("click", () => command("take_back"));
+  $("claim").addEventListener("click", () => command("claim"));
+  $("save").addEventListener("click", (e) => { if (!snap || !snap.state) e.preventDefault(); });
+  $("load").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";
+    if (!file) return;
+    if (file.size > 200000) { notice("That file is too large for a game record."); return; }
+    const text = await file.text();
+    if (await post("replay/load", { record: text })) notice(`Loaded ${file.name}: use ▶ to replay it on the board.`);
+  });
+  for (const b of document.querySelectorAll("[data-replay]")) {
+    b.addEventListener("click", () => {
+      const r = snap && snap.replay;
+      if (!r) return;
+      const kind = b.dataset.replay;
+      if (kind === "stop") post("replay/stop");
+      else if (kind === "start") post("replay/step", { to: 0 });
+      else if (kind === "end") post("replay/step", { to: r.moves.length });
+      else post("replay/step", { delta: kind === "forward" ? 1 : -1 });
+    });
+  }
+  $("autoflip").addEventListener("change", (e) => post("autoflip", { on: e.target.checked }));
+  $("clear").addEventListener("click", () => post("clear"));
+
+  const settingsChange = async (changes) => {
+    const state = snap && snap.state;
+    if (!state) return;
+    const next = Object.assign({}, state.settings, changes);
+    if (next.rules.startsWith("loose")) next.penalty = false;
+    const rulesChange = next.rules !== state.settings.rules || next.penalty !== state.settings.penalty;
+    if (rulesChange && state.moves.length) {
+      if (!confirm(`Rules change only before the first placement. Start a new game with ${next.rules}${next.penalty ? " + penalty" : ""}?`)) { render(); return; }
+      if (snap.mode === "sim" && Object.keys(snap.disks).length) await post("clear");
+      command("new_game", { settings: next });
+    } else {
+      command("settings", { settings: next });
+    }
+  };
+  $("set-rules").addEventListener("change", (e) => settingsChange({ rules: e.target.value }));
+  $("set-penalty").addEventListener("change", (e) => settingsChange({ penalty: e.target.checked }));
+  $("set-hints").addEventListener("change", (e) => settingsChange({ hints: e.target.checked }));
+  $("set-brightness").addEventListener("change", (e) => settingsChange({ brightness: Number(e.target.value) }));
+  $("set-palette").addEventListener("change", (e) => settingsChange({ palette: Number(e.target.value) }));
+
+  for (const b of document.querySelectorAll("#speeds [data-speed]")) {
+    b.addEventListener("click", () => post("speed", { speed: Number(b.dataset.speed) }));
+  }
+  $("pause").addEventListener("click", () => post("pause", { paused: !(snap && snap.sim && snap.sim.paused) }));
+  $("bounce").addEventListener("change", (e) => post("fault/bounce", { ms: Number(e.target.value) }));
+  $("crosstalk").addEventListener("change", (e) => post("fault/crosstalk", { chance: Number(e.target.value) }));
+  const stuckCell = () => $("stuck-cell").value.trim().toUpperCase() || "E5";
+  $("stick").addEventListener("click", () => post("fault/stick", { cell: stuckCell(), stuck: true }));
+  $("mend").addEventListener("click", () => post("fault/stick", { cell: stuckCell(), stuck: false }));
+  $("knock").addEventListener("click", async () => {
+    const r = await post("fault/lift");
+    if (r) notice(`A disk was knocked off ${r.cell}: click the hex to put it back.`);
+  });
+  $("power").addEventListener("click", () => post("power", { on: !(snap && snap.powered) }));
+  $("send-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    let msg;
+    try { msg = JSON.parse($("send-text").value); } catch (err) { notice("Not JSON: " + err.message); return; }
+    if (!msg || typeof msg !== "object" || Array.isArray(msg)) { notice('A command is an object such as {"cmd": "ping"}'); return; }
+    post("command", msg);
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  buildBoard();
+  bindControls();
+  connect();
+});
