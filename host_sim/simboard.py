@@ -54,9 +54,11 @@ class SimSerial:
 
 class SimBoard:
     """One simulated board. `strict` makes a firmware exception fail loudly (tests); without
-    it the board logs it and restarts, as main.py does on a Pico."""
+    it the board logs it and restarts, as main.py does on a Pico. `wiring_map`: the map of how
+    the board is really wired, when the firmware is given a different (wrong) one in `map_path`."""
 
-    def __init__(self, map_path=None, root=None, diodes=True, seed=0, strict=True):
+    def __init__(self, map_path=None, root=None, diodes=True, seed=0, strict=True,
+                 wiring_map=None):
         self.map_path = str(map_path or DEFAULT_MAP)
         self._own_root = root is None
         self.root = str(root or tempfile.mkdtemp(prefix="iago-flash-"))
@@ -76,7 +78,8 @@ class SimBoard:
         self._forced = {}          # cell -> closed, overriding the disk while bouncing
         from gameboard import boardmap
         self.boardmap = boardmap.load(self.map_path)
-        self.circuit = Circuit.for_board(self.boardmap, diodes, self.clock)
+        wiring = boardmap.load(str(wiring_map)) if wiring_map else self.boardmap
+        self.circuit = Circuit.for_board(wiring, diodes, self.clock)
         self._uninstall = install(self.circuit, self.clock)
         self.power_on()
 

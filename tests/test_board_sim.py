@@ -305,3 +305,23 @@ def test_a_disk_placed_while_the_previous_one_settles_is_played_after_it(board):
     board.place("D4", rest_ms=100)      # light answers before dark's disk has settled
     board.place("D5")
     assert board.controller.game.move_stack == [C("D4"), C("D5")]
+
+
+def test_self_test_from_the_host_link_and_from_select_held_at_power_on(tmp_path):
+    with SimBoard(root=tmp_path) as b:
+        b.advance(1200)
+        assert b.command({"cmd": "selftest"})["ok"]
+        b.advance(200)
+        assert type(b.controller).__name__ == "SelfTest"
+        b.circuit.press(b.boardmap.buttons["select"])
+        b.power_cut()
+        b.power_on()
+        b.advance(200)
+        assert type(b.controller).__name__ == "SelfTest"
+        b.circuit.press(b.boardmap.buttons["select"], False)
+        b.power_cut()
+        b.power_on()                      # without the button: the game as usual
+        b.advance(1300)
+        assert type(b.controller).__name__ == "Controller"
+        events = [m.get("event") for m in b.received()]
+        assert events.count("selftest_start") == 2

@@ -52,8 +52,20 @@ class App:
                          {"firmware": FIRMWARE_VERSION, "board": boardmap.name})
         if problem:
             self.link.send_event({"event": "save_error", "error": problem})
+        self.link.selftest = self.start_selftest
+        if buttons is not None and buttons.pressed() & 1:   # select held at power-on
+            self.start_selftest(now)
         self.last_frame = now
         self.frames = 0
+
+    def start_selftest(self, now):
+        """Swap the controller for the self-test (select held at power-on, or the host link)."""
+        from gameboard.selftest import SelfTest
+        ctl = self.controller
+        test = SelfTest(ctl.settings, now, self.boardmap.cell_of_led, ctl.frame, ctl.present)
+        self.controller = test  # type: ignore[assignment]  # the same interface
+        self.link.controller = test
+        return test
 
     def _load(self):
         try:

@@ -22,6 +22,7 @@ class Link:
         self.saves = saves
         self.write = write               # write(str): sends one line's text
         self.info = info or {}           # firmware version, board map name
+        self.selftest = None             # set by the app: starts the self-test
         self._line = bytearray(MAX_LINE)
         self._length = 0
         self._overflow = False
@@ -165,6 +166,12 @@ class Link:
     def _claim(self, msg, now):
         return {"granted": self.controller.claim(now)}
 
+    def _selftest(self, msg, now):
+        if self.selftest is None:
+            raise ValueError("this board cannot run its self-test")
+        self.selftest(now)
+        return {}
+
     def _games(self, msg, now):
         return {"games": self.saves.finished_ids()}
 
@@ -180,6 +187,7 @@ class Link:
 
 
 _COMMANDS = {
+    "selftest": Link._selftest,
     "ping": Link._ping,
     "version": Link._version,
     "state": Link._state,

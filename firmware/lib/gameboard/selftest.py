@@ -1,0 +1,314 @@
+"""Self-test of a freshly built board: every LED in chain order, then every switch by name.
+
+`SelfTest` stands in for the board controller (controller.py): the app feeds it the same
+debounced switch events, ticks it and shows its `frame`, and sends its `outbox` on the host
+link. It never plays, never saves (`save_due` stays False, `finished` None). Three stages:
+
+1. Lights (about 10 s): the LEDs light one at a time in chain order, 150 ms each, then all in
+   a low white for a second. A dark LED, or one lit out of turn, shows where the chain or the
+   board map is wrong. The board must be empty meanwhile.
+2. Checklist: the board asks for a disk on each hex in order A1, A2, ... I9 by blinking it.
+   The switch that closes must be the asked hex's: the hex then turns green. A closure on any
+   other hex is a swapped or miswired switch (both names are reported, both hexes turn red); an
+   asked hex that does not close within `ask_ms` (20 s) is silent (red) and skipped. A switch
+   that was still closed when the checklist began, on the empty board, is stuck (red) and is
+   not asked.
+3. Done: every hex green if nothing was found, else the faulty hexes red and the rest dark.
+
+Every switch change is reported on the host link as it happens:
+`{"event": "selftest", "cell": "C3", "closed": true}` (with `"asked": "C3"` during the
+checklist); each asked hex as `selftest_ask`, each fault as `selftest_fault` and the end as
+`{"event": "selftest_done", "stuck": [...], "swapped": [[asked, seen], ...], "silent": [...],
+"passed": n}` (docs/board.md). Pure logic, time as an argument; steady ticks and frames
+allocate nothing.
+"""
+
+import iago
+from gameboard import palette
+from gameboard.settings import Settings
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_CELLS = const(61)
+NONE = const(255)
+CHAIN_STEP_MS = const(150)   # each LED alone, in chain order
+ALL_ON_MS = const(1000)      # then every LED in a low white
+ASK_MS = const(20000)        # an asked hex that does not close within this is silent
+_BLINK_MS = const(300)
+_WRAP = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30 on MicroPython
+
+# Stages.
+LIGHTS = const(0)
+ALL_ON = const(1)
+CHECKLIST = const(2)
+DONE = const(3)
+PHASE_NAMES = ("lights", "all_on", "checklist", "done")
+
+# What the checklist found for a hex.
+UNTESTED = const(0)
+PASSED = const(1)
+STUCK = const(2)
+SWAPPED = const(3)
+SILENT = const(4)
+
+_WHITE = (255, 255, 255)
+_LOW_WHITE = (100, 100, 100)   # about 9% of full power after gamma: 61 LEDs stay in budget
+_OFF = (0, 0, 0)
+
+
+def elapsed(now, then):
+    """Milliseconds from `then` to `now` on a clock that wraps at 2**30."""
+    return (now - then) & _WRAP
+
+
+def _put(frame, cell, rgb):
+    i = cell * 3
+    frame[i] = rgb[0]
+    frame[i + 1] = rgb[1]
+    frame[i + 2] = rgb[2]
+
+
+class SelfTest:
+    """The self-test, with the controller's interface (switch, tick, compose, frame, outbox,
+    dirty, save_due, finished, settings).
+
+    settings    the board's Settings (brightness and palette are used)
+    now         the time it starts, in ms
+    chain       the cells in LED chain order: the board map's cell_of_led (default: cell order)
+    frame       the bytearray(183) to compose into (default: a new one); pass the one the LED
+                output already reads, e.g. the controller's frame
+    closed      the switches already closed when it starts (61 bytes, 1 = closed), e.g. the
+                controller's `present` when entered from a game
+    ask_ms      how long an asked hex may stay open before it counts as silent
+    """
+
+    def __init__(self, settings=None, now=0, chain=None, frame=None, closed=None, ask_ms=ASK_MS):
+        self.settings = settings or Settings()
+        if chain is None:
+            chain = bytes(range(_CELLS))
+        if len(chain) != _CELLS or sorted(chain) != list(range(_CELLS)):
+            raise ValueError("chain must list each of the %d cells once, in LED order" % _CELLS)
+        self.chain = bytes(chain)
+        if frame is None:
+            frame = bytearray(_CELLS * 3)
+        if not isinstance(frame, bytearray) or len(frame) != _CELLS * 3:
+            raise ValueError("frame must be a bytearray of %d bytes (RGB for each hex)"
+                             % (_CELLS * 3))
+        self.frame = frame
+        if type(ask_ms) is not int or ask_ms < 1:
+            raise ValueError("ask_ms must be a whole number of milliseconds, at least 1")
+        self.ask_ms = ask_ms
+        self.present = bytearray(_CELLS)   # 1 = the switch is closed now
+        if closed is not None:
+            if len(closed) != _CELLS:
+                raise ValueError("closed must hold one byte for each of the %d hexes" % _CELLS)
+            for c in range(_CELLS):
+                self.present[c] = 1 if closed[c] else 0
+        self.result = bytearray(_CELLS)    # UNTESTED, PASSED, STUCK, SWAPPED or SILENT
+        self.fault = bytearray(_CELLS)     # 1 = shown red: stuck, silent, or in a swapped pair
+        self.swapped = []                  # [asked cell, seen cell] in the order found
+        self.outbox = []
+        self.phase = LIGHTS
+        self.phase_since = now
+        self.step = 0                      # the LED lit alone (LIGHTS)
+        self.asked = NONE
+        self.asked_since = now
+        self.dirty = True
+        self.save_due = False              # never saves
+        self.finished = None               # never finishes a game
+        self.done = False                  # the checklist is over
+        self.clean = False                 # ... and found nothing
+        self._emit({"event": "selftest_start", "ask_ms": ask_ms})
+
+    # --- inputs ------------------------------------------------------------------------
+
+    def switch(self, cell, closed, now, ambiguous=False):
+        """A debounced switch event on `cell`; `ambiguous` (a matrix without diodes) is not
+        used: the checklist moves one disk at a time."""
+        closed = 1 if closed else 0
+        if self.present[cell] == closed:
+            return
+        self.present[cell] = closed
+        self.dirty = True
+        event = {"event": "selftest", "cell": iago.cell_name(cell), "closed": closed == 1}
+        asked = self.asked
+        if self.phase == CHECKLIST:
+            event["asked"] = iago.cell_name(asked)
+        self._emit(event)
+        if self.phase != CHECKLIST or not closed:
+            return
+        if cell == asked:
+            self.result[cell] = PASSED
+        else:
+            self.result[asked] = SWAPPED
+            self.fault[asked] = 1
+            self.fault[cell] = 1
+            self.swapped.append([asked, cell])
+            self._emit({"event": "selftest_fault", "fault": "swapped",
+                        "cell": iago.cell_name(asked), "seen": iago.cell_name(cell)})
+        self._ask_next(now)
+
+    def tick(self, now):
+        """Timers: the lights, the asked hex's timeout. Allocates nothing unless a stage ends
+        or a hex times out."""
+        phase = self.phase
+        if phase == LIGHTS:
+            step = elapsed(now, self.phase_since) // CHAIN_STEP_MS
+            if step != self.step:
+                self.step = step
+                self.dirty = True
+            if step >= _CELLS:
+                self._enter(ALL_ON, now)
+        elif phase == ALL_ON:
+            if elapsed(now, self.phase_since) >= ALL_ON_MS:
+                self._begin_checklist(now)
+        elif phase == CHECKLIST:
+            if elapsed(now, self.asked_since) >= self.ask_ms:
+                asked = self.asked
+                self.result[asked] = SILENT
+                self.fault[asked] = 1
+                self._emit({"event": "selftest_fault", "fault": "silent",
+                            "cell": iago.cell_name(asked)})
+                self._ask_next(now)
+
+    # --- commands (host link, buttons): nothing to play ----------------------------------
+
+    def take_back(self, now):
+        return False
+
+    def claim(self, now):
+        return False
+
+    def new_game(self, now, why="command", settings=None):
+        raise ValueError("the board is in its self-test: restart it to play")
+
+    def change_settings(self, settings, now):
+        raise ValueError("the board is in its self-test: restart it to change settings")
+
+    def flips_pending(self):
+        return []
+
+    # --- state -------------------------------------------------------------------------
+
+    def cells_with(self, result):
+        """The cells the checklist found `result` for, in cell order."""
+        return [c for c in range(_CELLS) if self.result[c] == result]
+
+    def faults(self):
+        """How many hexes are shown red."""
+        n = 0
+        for c in range(_CELLS):
+            n += self.fault[c]
+        return n
+
+    def summary(self):
+        """What was found so far, as JSON-ready data (the selftest_done event's fields)."""
+        names = iago.cell_name
+        return {"stuck": [names(c) for c in self.cells_with(STUCK)],
+                "swapped": [[names(a), names(s)] for a, s in self.swapped],
+                "silent": [names(c) for c in self.cells_with(SILENT)],
+                "passed": len(self.cells_with(PASSED))}
+
+    def state(self):
+        """For the host link's `state` command."""
+        out = self.summary()
+        out["phase"] = "selftest"
+        out["selftest"] = PHASE_NAMES[self.phase]
+        out["asked"] = iago.cell_name(self.asked) if self.asked != NONE else None
+        out["closed"] = [iago.cell_name(c) for c in range(_CELLS) if self.present[c]]
+        return out
+
+    # --- LED frame -----------------------------------------------------------------------
+
+    def compose(self, now):
+        """Write the LED frame for `now` into self.frame (RGB in cell order); no allocation."""
+        pal = palette.PALETTES[self.settings.palette]
+        frame = self.frame
+        present = self.present
+        phase = self.phase
+        if phase == LIGHTS or phase == ALL_ON:
+            alone = self.chain[self.step] if phase == LIGHTS and self.step < _CELLS else NONE
+            for c in range(_CELLS):
+                if present[c]:
+                    rgb = pal[palette.DARK]
+                elif phase == ALL_ON:
+                    rgb = _LOW_WHITE
+                elif c == alone:
+                    rgb = _WHITE
+                else:
+                    rgb = _OFF
+                _put(frame, c, rgb)
+            return
+        if phase == DONE:
+            clean = self.clean
+            for c in range(_CELLS):
+                if self.fault[c]:
+                    rgb = pal[palette.ERROR]
+                elif clean:
+                    rgb = pal[palette.SETTING_ON]
+                else:
+                    rgb = _OFF
+                _put(frame, c, rgb)
+            return
+        blink = (now // _BLINK_MS) & 1
+        asked = self.asked
+        result = self.result
+        fault = self.fault
+        for c in range(_CELLS):
+            if c == asked:
+                rgb = pal[palette.LIGHT] if blink else _OFF
+            elif fault[c]:
+                rgb = pal[palette.ERROR]
+            elif result[c] == PASSED:
+                rgb = pal[palette.SETTING_ON]
+            elif present[c]:
+                rgb = pal[palette.DARK]
+            else:
+                rgb = _OFF
+            _put(frame, c, rgb)
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _emit(self, event):
+        if len(self.outbox) < 64:
+            self.outbox.append(event)
+
+    def _enter(self, phase, now):
+        self.phase = phase
+        self.phase_since = now
+        self.dirty = True
+
+    def _begin_checklist(self, now):
+        self._enter(CHECKLIST, now)
+        # The board is empty now: a closed switch is stuck (or a disk was left on it).
+        for c in range(_CELLS):
+            if self.present[c]:
+                self.result[c] = STUCK
+                self.fault[c] = 1
+                self._emit({"event": "selftest_fault", "fault": "stuck",
+                            "cell": iago.cell_name(c)})
+        self.asked = NONE
+        self._ask_next(now)
+
+    def _ask_next(self, now):
+        """Ask for the next untested hex after the asked one, or end."""
+        c = 0 if self.asked == NONE else self.asked + 1
+        while c < _CELLS and self.result[c] != UNTESTED:
+            c += 1
+        self.dirty = True
+        if c == _CELLS:
+            self.asked = NONE
+            self._enter(DONE, now)
+            self.done = True
+            self.clean = self.faults() == 0
+            event = self.summary()
+            event["event"] = "selftest_done"
+            self._emit(event)
+            return
+        self.asked = c
+        self.asked_since = now
+        self._emit({"event": "selftest_ask", "cell": iago.cell_name(c)})

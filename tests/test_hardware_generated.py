@@ -1,0 +1,195 @@
+"""hardware/make.py: the committed diagrams, wiring tables and template match the board maps,
+the output is deterministic, and bad input is refused with a reason."""
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import iago
+from gameboard import boardmap
+
+ROOT = Path(__file__).resolve().parent.parent
+HARDWARE = ROOT / "hardware"
+GENERATED = HARDWARE / "generated"
+NAMES = [iago.cell_name(c) for c in range(iago.CELLS)]
+
+
+def _load_make():
+    spec = importlib.util.spec_from_file_location("hardware_make", HARDWARE / "make.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make = _load_make()
+
+
+@pytest.fixture(scope="module")
+def regenerated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("generated")
+    assert make.main(["--out", str(out)]) == 0
+    return out
+
+
+def test_the_committed_outputs_match_the_maps(regenerated):
+    fresh = sorted(p.name for p in regenerated.iterdir())
+    assert fresh == ["board-diagram.svg", "board-wiring.md", "serpentine-diagram.svg",
+                     "serpentine-wiring.md", "template-36mm.pdf", "template-36mm.svg"]
+    behind = [name for name in fresh if not (GENERATED / name).is_file() or
+              (GENERATED / name).read_bytes() != (regenerated / name).read_bytes()]
+    assert not behind, "run `make hardware` and commit: %s out of date" % ", ".join(behind)
+    # Nothing stale from a map that is gone (templates of other sizes may be kept).
+    extra = [p.name for p in GENERATED.iterdir()
+             if p.name not in fresh and not re.fullmatch(r"template-[\d.]+mm\.(svg|pdf)", p.name)]
+    assert not extra, "stale files in hardware/generated: %s" % extra
+
+
+def test_make_check_says_up_to_date_and_finds_a_change(tmp_path, capsys):
+    assert make.main(["--out", str(tmp_path)]) == 0
+    assert make.main(["--check", "--out", str(tmp_path)]) == 0
+    (tmp_path / "board-wiring.md").write_text("edited by hand\n")
+    (tmp_path / "template-36mm.pdf").unlink()
+    assert make.main(["--check", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "board-wiring.md" in err and "template-36mm.pdf" in err and "make hardware" in err
+
+
+def test_output_is_deterministic_and_names_no_path_of_this_machine():
+    first = make.outputs(make.default_maps(), 36.0, 30.0)
+    second = make.outputs(make.default_maps(), 36.0, 30.0)
+    assert first == second
+    for name, data in first.items():
+        assert str(ROOT).encode() not in data, name
+        assert b"/tmp/" not in data and b"/home/" not in data, name
+
+
+def test_the_command_line_runs_from_anywhere(tmp_path):
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(HARDWARE / "make.py"), "--out", str(out),
+                           "--hex-mm", "40", "--map", str(HARDWARE / "board.json")],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == [
+        "board-diagram.svg", "board-wiring.md", "template-40mm.pdf", "template-40mm.svg"]
+
+
+@pytest.mark.parametrize("stem", ["board", "serpentine"])
+def test_the_diagram_shows_every_hex_with_led_and_crossing(stem):
+    path = HARDWARE / "board.json" if stem == "board" else HARDWARE / "boards" / "serpentine.json"
+    bmap = boardmap.load(str(path))
+    svg = (GENERATED / (stem + "-diagram.svg")).read_text()
+    texts = re.findall(r"<text [^>]*>([^<]*)</text>", svg)
+    for cell, name in enumerate(NAMES):
+        i = texts.index(name)
+        crossing = bmap.crossing_of_cell[cell]
+        row, col = crossing >> 3, crossing & 7
+        assert texts[i + 1:i + 4] == ["LED %d" % bmap.led_of_cell[cell],
+                                      "R%d GP%d" % (row, bmap.row_pins[row]),
+                                      "C%d GP%d" % (col, bmap.col_pins[col])], name
+    # The chain: one polyline through the 61 hex centres in LED order.
+    chains = re.findall(r'<polyline points="([^"]*)"', svg)
+    assert len(chains) == 1
+    points = [tuple(map(float, p.split(","))) for p in chains[0].split()]
+    assert len(points) == iago.CELLS
+    hexes = re.findall(r'<polygon points="([^"]*)" fill="#[0-9a-f]{6}" stroke="#333333"', svg)
+    centres = []
+    for h in hexes[:iago.CELLS]:
+        corners = [tuple(map(float, p.split(","))) for p in h.split()]
+        centres.append((sum(x for x, _ in corners) / 6, sum(y for _, y in corners) / 6))
+    for led, (x, y) in enumerate(points):
+        cx, cy = centres[bmap.cell_of_led[led]]
+        assert abs(cx - x) < 0.02 and abs(cy - y) < 0.02, led
+
+
+def test_the_wiring_tables_list_every_pin_line_and_hex():
+    bmap = boardmap.load(str(HARDWARE / "board.json"))
+    text = (GENERATED / "board-wiring.md").read_text()
+    assert "| 29 | GP22 | LED data (WS2812B, GRB) |" in text
+    assert "| 26 | GP20 | button `select` |" in text
+    assert "| R7 | GP9 (12) | I5 (C0), I6 (C1), I7 (C2), I8 (C3), I9 (C4) |" in text
+    assert "| C0 | GP10 (14) | A1 (R0), B4 (R1), C6 (R2), D7 (R3), E7 (R4), F7 (R5), G8 (R6), " \
+           "I5 (R7) |" in text
+    matrix = [line.split("|")[2:-1] for line in text.splitlines() if line.startswith("| **R")]
+    assert len(matrix) == 8 and all(len(cols) == 8 for cols in matrix)
+    found = [c.strip() for cols in matrix for c in cols]
+    assert sorted(c for c in found if c != "-") == sorted(NAMES) and found.count("-") == 3
+    chain = text.split("## The LED chain")[1].split("##")[0]
+    order = re.findall(r"\b[A-I][1-9]\b", chain)
+    assert order == [iago.cell_name(bmap.cell_of_led[i]) for i in range(iago.CELLS)]
+    serpentine = (GENERATED / "serpentine-wiring.md").read_text()
+    assert "| 34 | GP28 | LED data (WS2812, RGB) |" in serpentine
+    assert "| 31 | GP26 | button `select` |" in serpentine
+
+
+def test_the_template_marks_ring_centre_and_names():
+    svg = (GENERATED / "template-36mm.svg").read_text()
+    assert 'width="348mm"' in svg                       # 9 hexes of 36 mm + 2 x 12 mm margin
+    hexes = re.findall(r'<polygon points="[^"]*" (fill="[^"]*")', svg)
+    assert len(hexes) == iago.CELLS
+    assert hexes.count('fill="#e2e2e2"') == len(iago.hexgrid.OUTER_RING) == 24
+    assert hexes.count('fill="#b4b4b4"') == 1
+    names = re.findall(r'font-size="3.06" fill="#222222">([A-I][1-9])<', svg)
+    assert names == NAMES
+    # Neighbouring hexes are 36 mm apart, centre to centre: the print is 1:1.
+    centres = {}
+    for i, pts in enumerate(re.findall(r'<polygon points="([^"]*)"', svg)[:iago.CELLS]):
+        corners = [tuple(map(float, p.split(","))) for p in pts.split()]
+        centres[i] = (sum(x for x, _ in corners) / 6, sum(y for _, y in corners) / 6)
+    for cell in range(iago.CELLS):
+        for direction in range(6):
+            other = iago.hexgrid.neighbour(cell, direction)
+            if other is not None:
+                (x1, y1), (x2, y2) = centres[cell], centres[other]
+                assert abs(((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 - 36) < 0.02
+
+
+def test_the_pdf_has_the_whole_board_then_a4_sheets():
+    pdf = (GENERATED / "template-36mm.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF-")
+    boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
+    sizes = [(round(float(w) * 25.4 / 72), round(float(h) * 25.4 / 72)) for w, h in boxes]
+    assert sizes[0] == (348, 349) and sizes[1:] == [(210, 297)] * 4
+    assert b"/CreationDate (D:20000101000000" in pdf     # fixed, not the time of the run
+    for name in NAMES:
+        assert b"(" + name.encode() + b") Tj" in pdf
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--hex-mm", "0"], ["--hex-mm 0", "20-100"]),
+    (["--hex-mm", "500"], ["--hex-mm 500"]),
+    (["--hex-mm", "31"], ["disks of 30 mm", "31 mm"]),
+    (["--disk-mm", "-3"], ["--disk-mm", "positive"]),
+    (["--hex-mm", "wide"], ["--hex-mm", "wide"]),
+])
+def test_bad_sizes_are_refused_with_a_reason(args, words, tmp_path, capsys):
+    with pytest.raises(SystemExit) as info:
+        make.main(args + ["--out", str(tmp_path)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    for word in words:
+        assert word in err, err
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_broken_map_is_refused_naming_the_entry(tmp_path, capsys):
+    data = json.loads((HARDWARE / "board.json").read_text())
+    data["cells"]["B2"]["led"] = data["cells"]["A1"]["led"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(SystemExit):
+        make.main(["--map", str(bad), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert "bad.json" in err and "A1 and B2 both use LED 0" in err
+    with pytest.raises(SystemExit):
+        make.main(["--map", str(tmp_path / "absent.json"), "--out", str(tmp_path / "out")])
+    assert "cannot read the board map absent.json" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        make.main(["--map", str(HARDWARE / "board.json"),
+                   "--map", str(tmp_path / "x" / "board.json"), "--out", str(tmp_path / "out")])
+    assert "two board maps named board" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
