@@ -30,6 +30,7 @@ import mpvm  # noqa: E402
 import pico_board  # noqa: E402  (tests/bench/pico_board.py: the whole firmware, emulated)
 
 DEVICE_SCRIPT = HERE / "pico_rules.py"
+ENGINE_SCRIPT = HERE / "pico_engine.py"
 TARGETS = {
     "perft5_standard": ("s", 15.0),
     "legal_moves_plain_worst": ("us", 4000.0),
@@ -38,6 +39,9 @@ TARGETS = {
     # The board firmware (issue 3): a matrix scan, a disk lit within 25 ms of landing
     # (debounce included), 8 ms from the debounced placement to its frame sent, the heap.
     "scan": ("us", 1000.0),
+    # The computer opponent (issue 5): at most 2 s a move at the top level on a Pico.
+    "move_ms_level5": ("ms", 2000.0),
+    "board_move_ms_level5": ("ms", 2000.0),
     "place_to_light_max": ("ms", 25.0),
     "place_to_frame_max": ("ms", 8.0),
     "heap_in_play_max": ("B", 64 * 1024),
@@ -100,9 +104,11 @@ def bench_cpython():
 def bench_unix_micropython():
     out = mpvm.run_unix(DEVICE_SCRIPT.read_text(), heap="256k")
     report("mpy-unix-64", parse_figures(out))
+    out = mpvm.run_unix(ENGINE_SCRIPT.read_text(), heap="256k")
+    report("mpy-unix-64", parse_figures(out))
 
 
-def bench_emulated_pico(emu_dir):
+def bench_emulated_pico(emu_dir, script=DEVICE_SCRIPT, instrument="pico-emulated"):
     emu = Path(emu_dir)
     needed = [emu / "board-emu.mjs", emu / "fw.uf2", emu / "bootrom.mjs"]
     missing = [str(p) for p in needed if not p.exists()]
@@ -115,11 +121,11 @@ def bench_emulated_pico(emu_dir):
         lib.mkdir(parents=True)
         for source in sorted((ROOT / "firmware" / "lib" / "iago").glob("*.py")):
             mpvm.mpy_cross(source, lib)
-        shutil.copy(DEVICE_SCRIPT, files / "main.py")
+        shutil.copy(script, files / "main.py")
         config = {"rows": [2], "cols": [10], "led_pin": 22, "led_count": 1, "cells": {},
                   "files": str(files), "main": "main.py"}
         (Path(work) / "board.json").write_text(json.dumps(config))
-        (Path(work) / "scenario.json").write_text(json.dumps({"events": [], "tail_ms": 8000}))
+        (Path(work) / "scenario.json").write_text(json.dumps({"events": [], "tail_ms": 40000}))
         out = Path(work) / "report.json"
         proc = subprocess.run(["node", str(emu / "board-emu.mjs"), "--config",
                                str(Path(work) / "board.json"), "--scenario",
@@ -133,7 +139,7 @@ def bench_emulated_pico(emu_dir):
         if not figures:
             print("emulated Pico: no figures; serial output was:\n" + "\n".join(lines[-20:]))
             return
-        report("pico-emulated", figures, pico=True)
+        report(instrument, figures, pico=True)
 
 
 def bench_emulated_board(emu_dir):
@@ -155,6 +161,10 @@ def main():
     emu_dir = os.environ.get("RP2EMU")
     if emu_dir:
         bench_emulated_pico(emu_dir)
+        bench_emulated_pico(emu_dir, ENGINE_SCRIPT, "pico-engine")
+        proc = subprocess.run([sys.executable, str(HERE / "pico_computer.py")],
+                              capture_output=True, text=True, timeout=900)
+        report("pico-board", parse_figures(proc.stdout), pico=True)
         bench_emulated_board(emu_dir)
     else:
         print("emulated Pico: skipped; set RP2EMU to a folder set up as "

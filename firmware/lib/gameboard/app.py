@@ -47,12 +47,16 @@ class App:
         self.controller = Controller(settings, now)
         if game is not None:
             self.controller.restore(game, flips, now)
+        # The game's controller; `controller` is the one in charge of the LEDs now: the game,
+        # the self-test or the demo. The game's controller sees every switch throughout.
+        self.game = self.controller
         self.leds = LedOutput(boardmap, self.controller.frame)
         self.link = Link(self.controller, saves, self._write,
                          {"firmware": FIRMWARE_VERSION, "board": boardmap.name})
         if problem:
             self.link.send_event({"event": "save_error", "error": problem})
         self.link.selftest = self.start_selftest
+        self.link.demo = self.start_demo
         if buttons is not None and buttons.pressed() & 1:   # select held at power-on
             self.start_selftest(now)
         self.last_frame = now
@@ -66,6 +70,22 @@ class App:
         self.controller = test  # type: ignore[assignment]  # the same interface
         self.link.controller = test
         return test
+
+    def start_demo(self, now):
+        """The computer plays both sides on the LEDs until a disk is put down."""
+        from gameboard.demo import Demo
+        game = self.game
+        game.demo_requested = False
+        demo = Demo(game.settings, now, game.frame, seed=now)
+        self.controller = demo  # type: ignore[assignment]  # the same interface
+        self.link.controller = demo
+        return demo
+
+    def _end_demo(self):
+        self.link.pump()
+        self.controller = self.game
+        self.link.controller = self.game
+        self.game.dirty = True
 
     def _load(self):
         try:
@@ -100,11 +120,19 @@ class App:
                 timing = self.link.timing   # None unless the host link's stats command asked
                 if closed and timing is not None and timing[0] < 0:
                     timing[0] = clock.ticks_us()
-                ctl.switch(cell, closed, now,
-                           closed and not self.diodes and self._ghostly(event & 63))
+                ghost = closed and not self.diodes and self._ghostly(event & 63)
+                ctl.switch(cell, closed, now, ghost)
+                if ctl is not self.game and getattr(ctl, "shares_board", False):
+                    self.game.switch(cell, closed, now, ghost)   # the demo's stopping disk
         if self.buttons is not None:
             self._read_buttons(now)
         ctl.tick(now)
+        if ctl is self.game:
+            if ctl.demo_requested:
+                ctl = self.start_demo(now)
+        elif getattr(ctl, "stopped", False):
+            self._end_demo()
+            ctl = self.game
         if ctl.dirty or elapsed(now, self.last_frame) >= ANIMATION_MS:
             self.refresh(now)
         if self.serial is not None:

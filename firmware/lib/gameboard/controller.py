@@ -31,6 +31,12 @@ TAP_MS = const(700)          # lifting it and putting it back within this is a p
 SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
 STARTUP_MS = const(900)      # the light check at power-on
 FLASH_MS = const(600)        # brief feedback on one hex
+THINK_NODES = const(32)      # search nodes a tick while the computer thinks (about 30 ms on a Pico)
+DEMO_HOLD_MS = const(2000)
+# Search nodes for levels 1-5 on the board: the engine's own budgets, but level 5 capped so a
+# move takes at most 2 s on a Pico (measured on an emulated one: 3.1 s with the engine's
+# 2,000 nodes, the search running between the board's ticks; docs/engine.md).
+BOARD_NODES = (40, 80, 250, 700, 1100)   # a disk held on the centre of the empty board starts the demo
 _WRAP = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30 on MicroPython
 
 # Phases.
@@ -43,6 +49,10 @@ _FACE_COLOUR = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, pal
                       palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
 # How the rules hex (A1) shows standard, loose, simple and loose+simple before a game.
 _RULES_COLOUR = (palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_CAPTIVE)
+# The computer hex (B1): off, dark or light; the level hex (B6): levels 1-5.
+_COMPUTER_COLOUR = (palette.SETTING_OFF, palette.DARK, palette.LIGHT)
+_LEVEL_COLOUR = (palette.HINT_DARK, palette.HINT_LIGHT, palette.DARK, palette.LIGHT, palette.WIN)
+_CENTRE_CELL = iago.CENTRE
 _CORNERS = tuple(iago.parse_cell(n) for n in ("A1", "A5", "E1", "E9", "I5", "I9"))
 # Per-cell flags for the LED frame: a settings hex, a corner (shows whose turn it is).
 _SETTINGS_HEX = const(1)
@@ -101,6 +111,13 @@ class Controller:
         self.flash_colour = palette.OFF
         self.flash_at = 0
         self.save_due = False              # the game or settings changed at a save point
+        # The engine (imported only when needed: it costs heap): the computer's move, or a
+        # suggestion for the side to move, found in slices between ticks.
+        self.search = None
+        self.suggesting = False
+        self.engine_move = NONE            # the hex it chose, lit in the mover's colour
+        self.centre_since = 0
+        self.demo_requested = False        # the app starts the demo (gameboard/demo.py)
         self.finished = None               # a finished game awaiting its record
         self.winner = 0                    # iago.DARK or iago.LIGHT once the game is over
         self.dirty = True
@@ -142,6 +159,8 @@ class Controller:
                 self.setting_cell = cell
                 self.setting_since = now
                 self.setting_done = False
+            if cell == _CENTRE_CELL and self._pregame():
+                self.centre_since = now
         else:
             self.suspect[cell] = 0
             if cell == self.setting_cell:
@@ -184,6 +203,8 @@ class Controller:
         if self.flash_cell != NONE and elapsed(now, self.flash_at) >= FLASH_MS:
             self.flash_cell = NONE
             self.dirty = True
+        if self.phase == PLAY:
+            self._think(now)
         if self.phase == PLAY and self.game.is_game_over() and self._settled():
             self._enter(OVER, now)
             outcome = self.game.outcome()
@@ -196,6 +217,39 @@ class Controller:
             self.new_game(now, "cleared")
 
     # --- commands (host link, buttons) --------------------------------------------------
+
+    def suggest(self, now):
+        """Ask the engine for the side to move's best placement; it is lit when found."""
+        if self.phase != PLAY or self.game.is_game_over():
+            return False
+        self._forget_engine()
+        self.suggesting = True
+        return True
+
+    def _think(self, now):
+        game = self.game
+        if self.pregame_centre_held(now):
+            self.demo_requested = True
+        if game.is_game_over() or not self._settled() or self.engine_move != NONE:
+            return
+        if not self.suggesting and game.turn != self.settings.computer_side():
+            return
+        if self.search is None:
+            from iago.engine import Search
+            level = self.settings.level
+            self.search = Search(game, level, seed=game.ply(), nodes=BOARD_NODES[level - 1])
+        if self.search.step(THINK_NODES):
+            self.engine_move = self.search.best()
+            self.search = None
+            self.dirty = True
+            self._emit({"event": "suggestion" if self.suggesting else "computer_move",
+                        "cell": iago.cell_name(self.engine_move),
+                        "side": iago.side_name(game.turn)})
+            self.suggesting = False
+
+    def pregame_centre_held(self, now):
+        return (self._pregame() and self.present[_CENTRE_CELL] and not self.demo_requested and
+                elapsed(now, self.centre_since) >= DEMO_HOLD_MS)
 
     def new_game(self, now, why="command", settings=None):
         if settings is not None:
@@ -333,6 +387,8 @@ class Controller:
         special = _SPECIAL
         hint = self._fresh_hints() if show_hints else self.hint
         flash = self.flash_cell
+        chosen = self.engine_move
+        chosen_colour = face_colour[self.game.turn] if slow else off
         colours = self._colours
         for c in range(_CELLS):
             v = cells[c]
@@ -353,6 +409,8 @@ class Controller:
                 colour = self._setting_colour(c)
             elif present[c]:
                 colour = off if over else error
+            elif c == chosen:
+                colour = chosen_colour
             elif not over and ((show_hints and hint[c]) or special[c] & _CORNER):
                 colour = turn_hint
             else:
@@ -380,7 +438,11 @@ class Controller:
             return palette.SETTING_ON if s.hints else palette.SETTING_OFF
         if c == SETTINGS_HEXES[3]:
             return palette.LIGHT
-        return palette.SETTING_ON if s.palette else palette.SETTING_OFF
+        if c == SETTINGS_HEXES[4]:
+            return palette.SETTING_ON if s.palette else palette.SETTING_OFF
+        if c == SETTINGS_HEXES[5]:
+            return _COMPUTER_COLOUR[s.computer_side()]
+        return _LEVEL_COLOUR[s.level - 1]
 
     # --- internals -----------------------------------------------------------------------
 
@@ -409,7 +471,15 @@ class Controller:
     def _pregame(self):
         return self.game.ply() == 0 and self.phase == PLAY
 
+    def _forget_engine(self):
+        self.search = None
+        self.suggesting = False
+        if self.engine_move != NONE:
+            self.engine_move = NONE
+            self.dirty = True
+
     def _game_changed(self):
+        self._forget_engine()
         cells = self.game._cells
         face_ok = self.face_ok
         for c in range(_CELLS):
@@ -448,6 +518,8 @@ class Controller:
                 return
         if new == NONE or not self._fresh_hints()[new] or self.suspect[new]:
             return
+        if self.game.turn == self.settings.computer_side() and new != self.engine_move:
+            return   # the computer's turn: only the hex it chose (once it has chosen)
         if self.game.is_miss(new):
             self._emit({"event": "miss", "cell": iago.cell_name(new)})
         mover = self.game.turn
@@ -458,6 +530,7 @@ class Controller:
         self.face_ok[new] = 1
         self.hints_stale = True
         self.dirty = True
+        self._forget_engine()
         # After the placement a captured disk is a captive; a released one is face up.
         captured = [c for c in flipped if cells[c] & iago.CAPTIVE]
         released = [c for c in flipped if not cells[c] & iago.CAPTIVE]

@@ -23,6 +23,7 @@ class Link:
         self.write = write               # write(str): sends one line's text
         self.info = info or {}           # firmware version, board map name
         self.selftest = None             # set by the app: starts the self-test
+        self.demo = None                 # set by the app: starts the demo
         self._line = bytearray(MAX_LINE)
         self._length = 0
         self._overflow = False
@@ -166,6 +167,17 @@ class Link:
     def _claim(self, msg, now):
         return {"granted": self.controller.claim(now)}
 
+    def _suggest(self, msg, now):
+        if not self.controller.suggest(now):
+            raise ValueError("no placement to suggest now (game over, or not a game)")
+        return {}
+
+    def _demo(self, msg, now):
+        if self.demo is None:
+            raise ValueError("this board cannot run the demo")
+        self.demo(now)
+        return {}
+
     def _selftest(self, msg, now):
         if self.selftest is None:
             raise ValueError("this board cannot run its self-test")
@@ -187,6 +199,8 @@ class Link:
 
 
 _COMMANDS = {
+    "suggest": Link._suggest,
+    "demo": Link._demo,
     "selftest": Link._selftest,
     "ping": Link._ping,
     "version": Link._version,

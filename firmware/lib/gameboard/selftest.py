@@ -183,6 +183,9 @@ class SelfTest:
     def claim(self, now):
         return False
 
+    def suggest(self, now):
+        return False
+
     def new_game(self, now, why="command", settings=None):
         raise ValueError("the board is in its self-test: restart it to play")
 

@@ -1,12 +1,12 @@
-"""Board settings: rules, penalty option, hints, brightness, palette.
+"""Board settings: rules, penalty option, hints, brightness, palette, the computer opponent.
 
-On an empty board before the first placement, a disk resting on one of the settings hexes of
-row A steps that setting to its next value (docs/board.md has the picture):
-A1 rules, A2 penalty option, A3 hints, A4 brightness, A5 palette.
+On an empty board before the first placement, a disk resting on one of the settings hexes
+steps that setting to its next value (docs/board.md has the picture): A1 rules, A2 penalty
+option, A3 hints, A4 brightness, A5 palette, B1 the computer's side (none, dark, light), B6 the
+computer's level (1-5).
 """
 
 import iago
-from iago import hexgrid
 
 RULE_CHOICES = ("standard", "loose", "simple", "loose+simple")
 BRIGHTNESS_LEVELS = (24, 64, 128, 255)
@@ -17,12 +17,17 @@ PENALTY_HEX = 1    # A2
 HINTS_HEX = 2      # A3
 BRIGHTNESS_HEX = 3  # A4
 PALETTE_HEX = 4    # A5
-SETTINGS_HEXES = (RULES_HEX, PENALTY_HEX, HINTS_HEX, BRIGHTNESS_HEX, PALETTE_HEX)
-NAMES = ("rules", "penalty", "hints", "brightness", "palette")
+COMPUTER_HEX = 5   # B1
+LEVEL_HEX = 10     # B6
+SETTINGS_HEXES = (RULES_HEX, PENALTY_HEX, HINTS_HEX, BRIGHTNESS_HEX, PALETTE_HEX, COMPUTER_HEX,
+                  LEVEL_HEX)
+NAMES = ("rules", "penalty", "hints", "brightness", "palette", "computer", "level")
+COMPUTER_SIDES = ("none", "dark", "light")
 
 
 class Settings:
-    def __init__(self, rules="standard", penalty=False, hints=True, brightness=2, palette=0):
+    def __init__(self, rules="standard", penalty=False, hints=True, brightness=2, palette=0,
+                 computer="none", level=3):
         if rules not in RULE_CHOICES:
             raise ValueError("unknown rules %r (one of %s)" % (rules, ", ".join(RULE_CHOICES)))
         if not 0 <= brightness < len(BRIGHTNESS_LEVELS):
@@ -32,6 +37,12 @@ class Settings:
             raise ValueError("palette is 0 (standard) or 1 (colour-blind), not %r" % (palette,))
         if penalty and rules.startswith("loose"):
             raise ValueError("the penalty option needs forced capture (not with loose rules)")
+        if computer not in COMPUTER_SIDES:
+            raise ValueError("computer plays %s, not %r" % (" or ".join(COMPUTER_SIDES), computer))
+        if level not in (1, 2, 3, 4, 5):
+            raise ValueError("the computer's level is 1-5, not %r" % (level,))
+        self.computer = computer
+        self.level = level
         self.rules = rules
         self.penalty = bool(penalty)
         self.hints = bool(hints)
@@ -60,13 +71,22 @@ class Settings:
             self.brightness = (self.brightness + 1) % len(BRIGHTNESS_LEVELS)
         elif hex_cell == PALETTE_HEX:
             self.palette ^= 1
+        elif hex_cell == COMPUTER_HEX:
+            self.computer = COMPUTER_SIDES[(COMPUTER_SIDES.index(self.computer) + 1) % 3]
+        elif hex_cell == LEVEL_HEX:
+            self.level = self.level % 5 + 1
         else:
             return False
         return True
 
     def as_dict(self):
         return {"rules": self.rules, "penalty": self.penalty, "hints": self.hints,
-                "brightness": self.brightness, "palette": self.palette}
+                "brightness": self.brightness, "palette": self.palette,
+                "computer": self.computer, "level": self.level}
+
+    def computer_side(self):
+        """1 (dark) or 2 (light) for the side the computer plays, 0 for none."""
+        return COMPUTER_SIDES.index(self.computer)
 
     @classmethod
     def from_dict(cls, data):
@@ -78,11 +98,8 @@ class Settings:
                 raise ValueError("unknown setting %r (known: %s)" % (key, ", ".join(NAMES)))
         return cls(data.get("rules", "standard"), bool(data.get("penalty", False)),
                    bool(data.get("hints", True)), data.get("brightness", 2),
-                   data.get("palette", 0))
+                   data.get("palette", 0), data.get("computer", "none"), data.get("level", 3))
 
     def __eq__(self, other):
         return isinstance(other, Settings) and self.as_dict() == other.as_dict()
 
-
-def settings_hex_name(hex_cell):
-    return hexgrid.cell_name(hex_cell)

@@ -1,0 +1,149 @@
+"""Demo mode for tabletop demos: the computer plays both sides on the LEDs alone.
+
+No disks are needed: every hex shows the disk the demo game has there. Each placement lights
+first, its flips blink for a moment and turn, then after a pause the next side thinks (in
+slices between ticks, so the LEDs keep animating). A finished game shows its result and a new
+one starts. Any disk put down on the board stops the demo (`stopped`); the app then returns
+to the game it left. It has the controller's interface as far as the app and the link use it.
+"""
+
+import iago
+from gameboard import palette
+from gameboard.controller import THINK_NODES, elapsed, paint
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_CELLS = const(61)
+SHOW_FLIPS_MS = const(900)   # a placement's flips blink this long before they turn
+PAUSE_MS = const(1200)       # then the board rests before the next side thinks
+RESULT_MS = const(5000)      # a finished game's result stays this long
+DEMO_LEVEL = 3
+
+_THINK = const(0)
+_FLIPS = const(1)
+_PAUSE = const(2)
+_RESULT = const(3)
+
+_FACE = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, palette.OFF,
+               palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
+
+
+class Demo:
+    # The game's controller keeps seeing the switches meanwhile: the disk that stops the demo
+    # is then on the board it returns to.
+    shares_board = True
+    def __init__(self, settings, now, frame=None, seed=0):
+        self.settings = settings
+        self.frame = frame if frame is not None else bytearray(_CELLS * 3)
+        self.outbox = []
+        self.dirty = True
+        self.save_due = False
+        self.finished = None
+        self.stopped = False
+        self.seed = seed
+        self._colours = bytearray(_CELLS)
+        self._flipped = bytearray(_CELLS)      # 1 = flipped by the last placement (blinking)
+        self.games = 0
+        self._new_game(now)
+        self.outbox.append({"event": "demo", "running": True})
+
+    def _new_game(self, now):
+        rules = self.settings.rules_object()
+        self.game = iago.Board(rules=iago.Rules.parse(rules.name().replace("+penalty", "")))
+        self.search = None
+        self.stage = _THINK
+        self.since = now
+        self.games += 1
+
+    # --- the app's and the link's interface -------------------------------------------------
+
+    def switch(self, cell, closed, now, ambiguous=False):
+        if closed and not self.stopped:
+            self.stopped = True
+            self.outbox.append({"event": "demo", "running": False,
+                                "stopped_by": iago.cell_name(cell)})
+
+    def tick(self, now):
+        if self.stopped:
+            return
+        game = self.game
+        if self.stage == _THINK:
+            if self.search is None:
+                from iago.engine import Search
+                self.search = Search(game, DEMO_LEVEL, seed=self.seed + game.ply())
+            if self.search.step(THINK_NODES):
+                cell = self.search.best()
+                self.search = None
+                game.push(cell)
+                for c in range(_CELLS):
+                    self._flipped[c] = 0
+                for c in game.last_flips():
+                    self._flipped[c] = 1
+                self._enter(_FLIPS, now)
+        elif self.stage == _FLIPS and elapsed(now, self.since) >= SHOW_FLIPS_MS:
+            for c in range(_CELLS):
+                self._flipped[c] = 0
+            self._enter(_RESULT if game.is_game_over() else _PAUSE, now)
+            if game.is_game_over():
+                outcome = game.outcome()
+                self.outbox.append({"event": "demo_game_over",
+                                    "winner": iago.side_name(outcome.winner),
+                                    "dark": outcome.dark_score, "light": outcome.light_score})
+        elif self.stage == _PAUSE and elapsed(now, self.since) >= PAUSE_MS:
+            self._enter(_THINK, now)
+        elif self.stage == _RESULT and elapsed(now, self.since) >= RESULT_MS:
+            self._new_game(now)
+            self.dirty = True
+
+    def _enter(self, stage, now):
+        self.stage = stage
+        self.since = now
+        self.dirty = True
+
+    def compose(self, now):
+        cells = self.game._cells
+        flipped = self._flipped
+        colours = self._colours
+        slow = (now // 300) & 1
+        last = self.game.peek()
+        winner = 0
+        if self.stage == _RESULT:
+            winner = self.game.outcome().winner if (now // 800) & 1 else 0
+        for c in range(_CELLS):
+            v = cells[c]
+            colour = _FACE[v]
+            if flipped[c] and not slow:
+                colour = _FACE[v ^ 4]               # still showing the face before the flip
+            elif c == last and self.stage == _FLIPS and not slow:
+                colour = palette.OFF                # the new disk blinks as it lands
+            elif winner and v == winner:
+                colour = palette.WIN
+            colours[c] = colour
+        paint(colours, palette.PALETTES_RGB[self.settings.palette], self.frame)
+
+    def state(self):
+        return {"phase": "demo", "position": self.game.text(), "rules": self.game.rules.name(),
+                "moves": [iago.cell_name(c) for c in self.game.move_stack],
+                "games": self.games, "settings": self.settings.as_dict()}
+
+    def flips_pending(self):
+        return []
+
+    def take_back(self, now):
+        return False
+
+    def claim(self, now):
+        return False
+
+    def suggest(self, now):
+        return False
+
+    def new_game(self, now, why="command", settings=None):
+        raise ValueError("the demo is running: put a disk on the board to stop it first")
+
+    def change_settings(self, settings, now):
+        raise ValueError("the demo is running: put a disk on the board to stop it first")

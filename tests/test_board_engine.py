@@ -1,0 +1,113 @@
+"""The computer opponent, suggestions and the demo, on the simulated board (firmware unmodified)."""
+
+import pytest
+
+import iago
+from gameboard import palette
+from host_sim.simboard import SimBoard
+
+C = iago.parse_cell
+
+
+@pytest.fixture
+def board(tmp_path):
+    with SimBoard(root=tmp_path) as b:
+        b.advance(1200)
+        b.received()
+        yield b
+
+
+def events(board, name):
+    return [m for m in board.received() if m.get("event") == name]
+
+
+def wire(board, index):
+    return tuple(board.app.leds.level(v) for v in palette.STANDARD[index])
+
+
+def test_the_computer_plays_light_and_its_move_lights_in_its_colour(board):
+    reply = board.command({"cmd": "settings", "settings": {"computer": "light", "level": 2}})
+    assert reply["ok"] and reply["settings"]["computer"] == "light"
+    board.place("D4")
+    board.advance(3000)                       # the computer thinks between ticks
+    chosen = events(board, "computer_move")
+    assert len(chosen) == 1 and chosen[0]["side"] == "light"
+    cell = C(chosen[0]["cell"])
+    assert cell in board.controller.game.legal_moves
+    colours = set()
+    for _ in range(20):
+        board.advance(50)
+        colours.add(board.led(cell))
+    assert wire(board, palette.LIGHT) in colours          # its hex blinks in light's colour
+    other = next(c for c in board.controller.game.legal_moves if c != cell)
+    board.place(other, "L")                   # a disk anywhere else is not the computer's move
+    assert board.controller.game.ply() == 1
+    board.lift(other)
+    board.place(cell, "L")                    # the player puts the computer's disk there
+    assert board.controller.game.move_stack == [C("D4"), cell]
+
+
+def test_the_computer_as_dark_moves_first_and_plays_a_whole_game(board):
+    board.command({"cmd": "settings", "settings": {"computer": "dark", "level": 1}})
+    chosen = []
+    while board.controller.phase == 1:
+        game = board.controller.game
+        if game.turn == iago.DARK:
+            board.advance(200)
+            cell = board.controller.engine_move
+            if cell == 255:
+                continue
+            chosen.append(cell)
+        else:
+            cell = list(game.legal_moves)[0]
+        board.place(cell)
+        for c in board.controller.flips_pending():
+            board.flip(c)
+        board.advance(50)
+    game = board.controller.game
+    assert game.is_game_over() and board.controller.phase == 2
+    assert game.move_stack[0::2] == chosen          # every dark placement was the computer's
+    reported = [C(m["cell"]) for m in events(board, "computer_move")]
+    assert reported == chosen
+
+
+def test_suggest_shows_the_engines_choice_for_the_player_to_move(board):
+    board.place("D4")
+    assert board.command({"cmd": "suggest"})["ok"]
+    board.advance(3000)
+    found = events(board, "suggestion")
+    assert len(found) == 1 and found[0]["side"] == "light"
+    assert C(found[0]["cell"]) in board.controller.game.legal_moves
+    board.place("E6")                         # the player may still play anything legal
+    assert board.controller.game.ply() == 2
+    assert board.controller.engine_move == 255
+
+
+def test_demo_plays_on_the_leds_alone_and_a_disk_stops_it(board):
+    assert board.command({"cmd": "demo"})["ok"]
+    board.advance(15000)
+    state = board.command({"cmd": "state"})["state"]
+    assert state["phase"] == "demo" and len(state["moves"]) >= 3
+    lit = [c for c, rgb in board.leds().items() if rgb in (wire(board, palette.DARK),
+                                                           wire(board, palette.LIGHT))]
+    assert len(lit) >= 3 and not board.disks          # disks shown, none on the board
+    board.place("D2")                                 # any disk stops it
+    stopped = [m for m in board.received() if m.get("event") == "demo"]
+    assert stopped[-1]["running"] is False and stopped[-1]["stopped_by"] == "D2"
+    assert board.controller.game.move_stack == [C("D2")]   # and is the first placement
+
+
+def test_a_disk_held_on_the_centre_of_the_empty_board_starts_the_demo(board):
+    board.place("E5", rest_ms=2300)
+    board.lift("E5")
+    board.advance(3000)
+    assert [m["running"] for m in board.received() if m.get("event") == "demo"] == [True]
+    assert board.command({"cmd": "state"})["state"]["phase"] == "demo"
+
+
+def test_engine_commands_refused_when_they_cannot_apply(board):
+    board.command({"cmd": "demo"})
+    assert not board.command({"cmd": "suggest"})["ok"]
+    assert not board.command({"cmd": "new_game"})["ok"]
+    bad = board.command({"cmd": "settings", "settings": {"computer": "both"}})
+    assert not bad["ok"]
