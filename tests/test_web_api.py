@@ -409,6 +409,30 @@ def test_settings_and_new_game_through_the_host_link(fresh):
     assert version["protocol"] == 1 and version["board"] == "iago-board-rev1"
 
 
+def test_the_demo_state_is_served_and_a_disk_stops_the_demo(fresh):
+    fresh.post("autoflip", {"on": True})          # auto-flip must let the demo be
+    assert fresh.post("command", {"cmd": "demo"})["ok"]
+    snap = fresh.wait(lambda s: s["state"] and s["state"]["phase"] == "demo"
+                      and s["state"]["moves"], what="the demo's first placement")
+    status, reply = fresh.get("/api/state")
+    assert status == 200 and reply["snapshot"]["state"]["phase"] == "demo"
+    state = snap["state"]
+    assert {"position", "moves", "games", "settings"} <= set(state) and "turn" not in state
+    assert snap["disks"] == {} and snap["areas"] is not None
+    deadline = time.monotonic() + 10           # the new disk blinks: wait until it is lit
+    while not int(fresh.leds(), 16):
+        assert time.monotonic() < deadline, "the demo lights no LED"
+        time.sleep(0.05)
+    reply = fresh.post("command", {"cmd": "new_game"}, expect=400)
+    assert "demo is running" in reply["error"]
+    assert fresh.get("/api/record")[0] == 200
+    fresh.post("place", {"cell": "E5"})              # any disk put down stops it
+    snap = fresh.wait(lambda s: s["state"]["phase"] != "demo", what="the demo's end")
+    console = fresh.get("/api/state")[1]["console"]
+    assert any('"stopped_by": "E5"' in line["text"] for line in console)
+    assert fresh.alive()
+
+
 def test_power_cut_and_the_game_resumes(fresh):
     play(fresh, "E4", "E6")
     fresh.post("power", {"on": False})

@@ -259,3 +259,38 @@ def test_a_real_board_is_shown_read_only_with_working_commands(browser, tmp_path
             expect_text(page, "#status", "Remove the disk on E4")
             board.wait(lambda s: s["state"]["moves"] == [])
             context.close()
+
+
+def test_play_the_computer_then_watch_the_demo(page, server, tmp_path):
+    expect_text(page, "#turn", "Dark to move")
+    page.locator("#settings summary").click()
+    page.locator("#set-computer").select_option("light")
+    page.locator("#set-level").select_option("1")
+    server.wait(lambda s: s["state"]["settings"]["computer"] == "light"
+                and s["state"]["settings"]["level"] == 1, what="the computer's settings")
+
+    # Dark by hand; the computer (light) chooses, its hex blinks, the player puts its disk there.
+    hexagon(page, "E4").click()
+    expect_text(page, "#status", "Computer (light) chose")
+    chosen = page.locator("#status").inner_text().split("chose ")[1].split()[0]
+    assert chosen in server.state()["legal"]
+    hexagon(page, chosen).click()
+    expect_text(page, "#status", "Dark to move")
+    assert moves_shown(page) == ["E4", chosen]
+
+    # The demo plays on the LEDs alone; the panel says so and refuses what the board would.
+    page.locator("#clear").click()
+    page.wait_for_function("document.querySelectorAll('#board g.has-disk').length === 0")
+    page.locator("#demo").click()
+    expect_text(page, "#demo-note", "Demo: the computer plays both sides. Place a disk to stop.")
+    page.wait_for_timeout(3000)
+    assert page.locator("#demo-note").is_visible()
+    assert page.locator("#new-game").is_disabled() and page.locator("#set-computer").is_disabled()
+    page.wait_for_function("[...document.querySelectorAll('#board g[data-cell]')]"
+                           ".some(g => g.dataset.led && g.dataset.led !== '0,0,0')")
+    assert page.locator("#board g.has-disk").count() == 0
+    keep(tmp_path, page, "demo")
+    hexagon(page, "E5").click()                                  # a disk put down stops it
+    page.wait_for_selector("#demo-note", state="hidden")
+    expect_text(page, "#console", '"stopped_by": "E5"')
+    assert not page.locator("#new-game").is_disabled()

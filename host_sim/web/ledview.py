@@ -19,6 +19,8 @@ _FLIPPED = {"D": "d", "d": "D", "L": "l", "l": "L"}
 
 def inferred_disks(state):
     """{cell name: face} of the disks a state implies ("?" for a disk the game has not)."""
+    if state.get("phase") == "demo":
+        return {}                               # the demo plays on the LEDs alone
     board = iago.Board(state["position"], iago.Rules.parse(state["rules"]))
     missing = set(state.get("missing") or ())
     turning = set(state.get("flips_pending") or ())
@@ -36,6 +38,12 @@ def inferred_disks(state):
 def derived_leds(state, bmap, now_ms, startup_ms=0):
     """The 61 (r, g, b) wire colours the firmware shows for `state` at `now_ms`."""
     settings = Settings.from_dict(state["settings"])
+    if state.get("phase") == "demo":
+        from gameboard.demo import Demo
+        ctl = Demo(settings, startup_ms)
+        ctl.game = iago.Board(state["position"], iago.Rules.parse(state["rules"]))
+        ctl.stage = -1                          # between placements: the disks only
+        return _wire(ctl, settings, bmap, now_ms)
     ctl = ctl_module.Controller(settings, startup_ms)
     try:
         ctl.game = records.board_of(state)      # with its history: the settings hexes
@@ -58,6 +66,10 @@ def derived_leds(state, bmap, now_ms, startup_ms=0):
     outcome = state.get("outcome")
     if outcome:
         ctl.winner = iago.DARK if outcome["winner"] == "dark" else iago.LIGHT
+    return _wire(ctl, settings, bmap, now_ms)
+
+
+def _wire(ctl, settings, bmap, now_ms):
     ctl.compose(now_ms)
     leds = LedOutput(bmap, ctl.frame, settings.brightness_level())
     leds.render()

@@ -44,7 +44,7 @@ AUTO_WAIT_MS = 150           # before the first auto-flip of a placement
 REPLY_MS = 500               # virtual time a command may take to answer
 JOB_TIMEOUT_S = 20
 COMMANDS = ("ping", "version", "state", "new_game", "settings", "take_back", "claim", "games",
-            "game")
+            "game", "suggest", "demo")
 SPEED_RANGE = (0.25, 8.0)
 # The POST /api/... actions of the simulated board (the real one takes only "command").
 ACTION_NAMES = ("place", "lift", "flip", "put-away", "clear", "command", "autoflip", "speed",
@@ -453,7 +453,7 @@ class SimDriver:
         if not self.autoflip or not self.board.powered or self._timeline or self.flipping:
             return
         ctl = self.board.controller
-        if ctl.phase == STARTUP:
+        if getattr(ctl, "phase", STARTUP) == STARTUP:   # the light check, or the demo
             return
         for cell in list(self.remove_asked):
             if cell in self.board.disks and ctl.game.cell(cell) == iago.EMPTY:

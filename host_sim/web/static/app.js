@@ -15,6 +15,7 @@ const $ = (id) => document.getElementById(id);
 let snap = null;                   // the latest state snapshot from the server
 let leds = "";
 let focusIndex = 30;               // E5: where the keyboard starts
+let engineChoice = null;           // the last computer_move / suggestion event: {event, cell, side}
 const cells = [];                  // {name, row, num, x, y, outer, centre, g}
 const byName = {};
 
@@ -302,8 +303,12 @@ function renderGame(state) {
   const turn = $("turn");
   const status = $("status");
   const over = state && state.outcome;
+  const demo = !!state && state.phase === "demo";
   if (!state) {
     turn.textContent = snap.mode === "sim" ? "Power off" : (snap.connected ? "Waiting for the board…" : "Not connected");
+    turn.className = "turn";
+  } else if (demo) {
+    turn.textContent = `Demo, game ${state.games || 1}`;
     turn.className = "turn";
   } else if (over) {
     turn.textContent = `${capital(over.winner)} wins ${Math.max(over.dark, over.light)} to ${Math.min(over.dark, over.light)}`;
@@ -317,7 +322,7 @@ function renderGame(state) {
   for (const side of ["dark", "light"]) {
     const box = $("score-" + side);
     const area = snap.areas ? snap.areas[side] : [0, 0];
-    const score = state ? state.scores[side === "dark" ? 0 : 1] : "–";
+    const score = state && state.scores ? state.scores[side === "dark" ? 0 : 1] : "–";
     box.querySelector("b").textContent = score;
     box.querySelector("small").textContent = snap.areas && snap.areas.scoring === "count"
       ? `${area[0]} inner + ${area[1]} outer`
@@ -325,11 +330,17 @@ function renderGame(state) {
     box.title = "an area without any of your face-up disks counts as 1";
     box.classList.toggle("to-move", !!state && !over && state.turn === side);
   }
-  $("take-back").disabled = !state || state.moves.length === 0;
-  $("claim").hidden = !state || !state.settings.penalty;
+  $("take-back").disabled = !state || demo || (state.moves || []).length === 0;
+  $("claim").hidden = !state || demo || !state.settings.penalty;
   $("claim").disabled = !state || !state.can_claim;
-  $("save").classList.toggle("disabled", !state);
+  $("new-game").disabled = demo;
+  $("suggest").disabled = !state || state.phase !== "play" || !!over;
+  $("demo").disabled = !state || demo || state.phase === "startup";
+  $("demo-note").hidden = !demo;
+  $("save").classList.toggle("disabled", !state || demo);
   $("load-label").hidden = snap.mode !== "sim";
+  $("load").disabled = demo;
+  $("load-label").classList.toggle("disabled", demo);
   const hand = Object.keys(snap.hand || {}).filter((n) => !(snap.flipping || []).includes(n));
   $("hand").hidden = hand.length === 0;
   if (hand.length) {
@@ -352,10 +363,12 @@ function describe(state) {
   if (!snap.powered) return "Power off: the LEDs are dark; the disks stay where they are.";
   if (!state) return "Waiting for the board…";
   if (state.phase === "startup") return "Light check…";
+  if (state.phase === "demo") return "Demo: the computer plays both sides. Place a disk to stop.";
   const parts = [];
-  if (state.extra.length) parts.push("remove the disk on " + state.extra.join(", "));
-  if (state.missing.length) parts.push("put back the disk on " + state.missing.join(", "));
-  if (state.flips_pending.length) parts.push("turn over " + state.flips_pending.join(", "));
+  const extra = state.extra || [], missing = state.missing || [], flips = state.flips_pending || [];
+  if (extra.length) parts.push("remove the disk on " + extra.join(", "));
+  if (missing.length) parts.push("put back the disk on " + missing.join(", "));
+  if (flips.length) parts.push("turn over " + flips.join(", "));
   if (parts.length) return capital(parts.join("; ")) + ".";
   if (state.outcome) {
     const o = state.outcome;
@@ -363,7 +376,15 @@ function describe(state) {
     return `Game over: dark ${o.dark}, light ${o.light}${why}. Clear the board for a new game.`;
   }
   if (state.tentative) return `${state.tentative} placed…`;
-  let text = `${capital(state.turn)} to move: ${state.legal.length} legal placement${state.legal.length === 1 ? "" : "s"}.`;
+  const choice = engineChoice;
+  if (choice && choice.side === state.turn && !(choice.cell in snap.disks)) {
+    if (choice.event === "computer_move") return `Computer (${choice.side}) chose ${choice.cell} — place its disk there.`;
+    return `Suggestion for ${choice.side}: ${choice.cell}.`;
+  }
+  const s = state.settings || {};
+  if (s.computer && s.computer !== "none" && s.computer === state.turn) return `Computer (${s.computer}) is thinking…`;
+  const legal = state.legal || [];
+  let text = `${capital(state.turn)} to move: ${legal.length} legal placement${legal.length === 1 ? "" : "s"}.`;
   if (state.can_claim) text += " The last placement missed a forced capture: a penalty may be claimed.";
   return text;
 }
@@ -413,17 +434,20 @@ function renderMoves(state) {
 function renderSettings(state) {
   if (!state) return;
   const s = state.settings;
+  const demo = state.phase === "demo";      // the demo refuses settings
   const set = (id, value, prop) => {
     const node = $(id);
-    if (document.activeElement !== node) node[prop || "value"] = value;
-    node.disabled = false;
+    if (value !== undefined && document.activeElement !== node) node[prop || "value"] = value;
+    node.disabled = demo;
   };
   set("set-rules", s.rules);
   set("set-penalty", s.penalty, "checked");
   set("set-hints", s.hints, "checked");
   set("set-brightness", String(s.brightness));
   set("set-palette", String(s.palette));
-  $("set-penalty").disabled = s.rules.startsWith("loose");
+  set("set-computer", s.computer);
+  set("set-level", s.level === undefined ? undefined : String(s.level));
+  $("set-penalty").disabled = demo || s.rules.startsWith("loose");
 }
 
 function renderSim() {
@@ -452,7 +476,27 @@ function formatClock(s) {
   return `${m}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// The board's events that the status line follows: the computer's choice and suggestions.
+function followEvents(entries) {
+  let changed = false;
+  for (const entry of entries) {
+    if (entry.dir !== "in" || !entry.text.includes('"event"')) continue;
+    let msg;
+    try { msg = JSON.parse(entry.text); } catch (err) { continue; }
+    if (msg.event === "computer_move" || msg.event === "suggestion") {
+      engineChoice = { event: msg.event, cell: msg.cell, side: msg.side };
+      changed = true;
+    } else if (["move", "take_back", "new_game", "startup", "restored", "demo", "settings"].includes(msg.event)) {
+      if (engineChoice) changed = true;
+      engineChoice = null;
+      if (msg.event === "demo" && !msg.running && msg.stopped_by) notice(`Demo stopped by the disk on ${msg.stopped_by}.`);
+    }
+  }
+  if (changed) render();
+}
+
 function appendConsole(entries) {
+  followEvents(entries);
   const list = $("console");
   const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
   for (const entry of entries) {
@@ -483,7 +527,11 @@ function bindControls() {
   });
   $("take-back").addEventListener("click", () => command("take_back"));
   $("claim").addEventListener("click", () => command("claim"));
-  $("save").addEventListener("click", (e) => { if (!snap || !snap.state) e.preventDefault(); });
+  $("suggest").addEventListener("click", () => command("suggest"));
+  $("demo").addEventListener("click", () => command("demo"));
+  $("save").addEventListener("click", (e) => {
+    if (!snap || !snap.state || snap.state.phase === "demo") e.preventDefault();
+  });
   $("load").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     e.target.value = "";
@@ -510,14 +558,16 @@ function bindControls() {
     const state = snap && snap.state;
     if (!state) return;
     const next = Object.assign({}, state.settings, changes);
-    if (next.rules.startsWith("loose")) next.penalty = false;
+    // Only the changed settings are sent: two quick changes must not undo each other.
+    const partial = Object.assign({}, changes);
+    if (next.rules.startsWith("loose")) next.penalty = partial.penalty = false;
     const rulesChange = next.rules !== state.settings.rules || next.penalty !== state.settings.penalty;
     if (rulesChange && state.moves.length) {
       if (!confirm(`Rules change only before the first placement. Start a new game with ${next.rules}${next.penalty ? " + penalty" : ""}?`)) { render(); return; }
       if (snap.mode === "sim" && Object.keys(snap.disks).length) await post("clear");
       command("new_game", { settings: next });
     } else {
-      command("settings", { settings: next });
+      command("settings", { settings: partial });
     }
   };
   $("set-rules").addEventListener("change", (e) => settingsChange({ rules: e.target.value }));
@@ -525,6 +575,8 @@ function bindControls() {
   $("set-hints").addEventListener("change", (e) => settingsChange({ hints: e.target.checked }));
   $("set-brightness").addEventListener("change", (e) => settingsChange({ brightness: Number(e.target.value) }));
   $("set-palette").addEventListener("change", (e) => settingsChange({ palette: Number(e.target.value) }));
+  $("set-computer").addEventListener("change", (e) => settingsChange({ computer: e.target.value }));
+  $("set-level").addEventListener("change", (e) => settingsChange({ level: Number(e.target.value) }));
 
   for (const b of document.querySelectorAll("#speeds [data-speed]")) {
     b.addEventListener("click", () => post("speed", { speed: Number(b.dataset.speed) }));
