@@ -132,6 +132,46 @@ def cmd_serve(args):
     server.main(args)
 
 
+def _player(text):
+    from host_sim import play
+    try:
+        return play.parse_player(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc))
+
+
+def _count(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a whole number, not %r" % text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("expected 1 or more, not %d" % value)
+    return value
+
+
+def _seed(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("the seed must be a whole number, not %r" % text)
+
+
+def cmd_match(args):
+    from host_sim import play
+    play.cmd_match(args)
+
+
+def cmd_analyse(args):
+    from host_sim import play
+    play.cmd_analyse(args)
+
+
+def cmd_versus(args):
+    from host_sim import play
+    play.cmd_versus(args)
+
+
 def build_parser():
     parser = _Parser(prog="iago", description="Iago rules on the command line. Positions are "
                      "position texts such as '5/6/7/8/9/8/7/6/5 D' (quote them).")
@@ -163,6 +203,27 @@ def build_parser():
     p.add_argument("source", nargs="?", metavar="POSITION|RECORD-FILE")
     p = add("score", cmd_score, "both scores and, for a finished game, the winner and why")
     p.add_argument("position", metavar="POSITION")
+    players = "random, greedy or a level 1-5"
+    p = add("match", cmd_match, "engine against engine: GAMES games, colours alternating, "
+            "after a few random opening placements; wins, losses and a 95 percent "
+            "confidence interval for A's win rate")
+    p.add_argument("a", type=_player, metavar="A", help=players)
+    p.add_argument("b", type=_player, metavar="B", help=players)
+    p.add_argument("--games", type=_count, default=100, metavar="N", help="default 100")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="default 0")
+    p.add_argument("--jobs", type=_count, default=None, metavar="J",
+                   help="processes (default: the number of CPUs)")
+    p = add("analyse", cmd_analyse, "the engine's best move, expected score and principal "
+            "variation for the side to move")
+    p.add_argument("--level", type=_player, default=5, metavar="L", help=players + " (default 5)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="default 0")
+    p.add_argument("position", metavar="POSITION")
+    p = add("versus", cmd_versus, "play against the computer in the terminal, one move a line "
+            "('moves', 'hint', 'claim', 'quit')")
+    p.add_argument("--level", type=_player, default=3, metavar="L", help=players + " (default 3)")
+    p.add_argument("--colour", "--color", choices=("dark", "light"), default="dark",
+                   help="your colour (default dark, who moves first)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="default 0")
     from host_sim.web import options as serve_options
     p = sub.add_parser("serve", help=serve_options.HELP, description=serve_options.DESCRIPTION)
     serve_options.add_arguments(p)

@@ -1,0 +1,300 @@
+"""Games against the engine on the host: engine matches, position analysis, terminal play.
+
+The `iago` command (cli.py) calls `cmd_match`, `cmd_analyse` and `cmd_versus`; the other
+functions are the pieces, usable from tests and benchmarks.
+"""
+
+import math
+import multiprocessing
+import os
+import sys
+import time
+
+import iago
+from iago import engine
+from host_sim import render
+
+OPENING_PLIES = 4   # random placements before the players take over, the same for a pair
+
+
+def parse_player(text):
+    """'random', 'greedy' or a level '1'..'5' -> the engine's player value."""
+    word = str(text).strip().lower()
+    if word in (engine.RANDOM, engine.GREEDY):
+        return word
+    if word.isdigit() and int(word) in engine.LEVELS:
+        return int(word)
+    raise ValueError("unknown player %r (use random, greedy or a level 1-%d)"
+                     % (text, max(engine.LEVELS)))
+
+
+def player_name(player):
+    return player if isinstance(player, str) else "level %d" % player
+
+
+def play_game(dark, light, rules, seed, opening=OPENING_PLIES, nodes=None):
+    """One game from the empty board; returns (outcome, plies).
+
+    `opening` random placements (from `seed`) come first; each player then moves with a seed
+    made of the game seed and the ply, so a game is fully determined by its arguments. A
+    player claims a penalty whenever the rules allow it (a free placement never hurts).
+    """
+    board = iago.Board(rules=rules)
+    rng = engine.Lcg(engine.mix_seed(seed, 7919))
+    while not board.is_game_over():
+        if board.can_claim():
+            board.claim_penalty()
+        ply = board.ply()
+        if ply < opening:
+            moves = engine.candidate_moves(board)
+            board.push(moves[rng.below(len(moves))])
+            continue
+        player = dark if board.turn == iago.DARK else light
+        board.push(engine.choose_move(board, player, engine.mix_seed(seed, ply), nodes))
+    return board.outcome(), board.ply()
+
+
+def _game_task(task):
+    index, a, b, rules_name, seed, opening, nodes = task
+    a_dark = index % 2 == 0
+    # Both games of a pair share the opening (the same game seed), colours swapped.
+    game_seed = engine.mix_seed(seed, index // 2)
+    rules = iago.Rules.parse(rules_name)
+    dark, light = (a, b) if a_dark else (b, a)
+    outcome, plies = play_game(dark, light, rules, game_seed, opening, nodes)
+    a_side = iago.DARK if a_dark else iago.LIGHT
+    a_score = outcome.dark_score if a_dark else outcome.light_score
+    b_score = outcome.light_score if a_dark else outcome.dark_score
+    return index, outcome.winner == a_side, a_dark, a_score, b_score, plies
+
+
+def wilson(wins, games, z=1.96):
+    """The Wilson score interval (low, high) for a win rate of wins/games."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class MatchResult:
+    def __init__(self, a, b, rules, games, seed):
+        self.a = a
+        self.b = b
+        self.rules = rules
+        self.games = games
+        self.seed = seed
+        self.wins = 0
+        self.losses = 0
+        self.wins_as = {iago.DARK: 0, iago.LIGHT: 0}
+        self.games_as = {iago.DARK: 0, iago.LIGHT: 0}
+        self.a_points = 0
+        self.b_points = 0
+        self.seconds = 0.0
+
+    def add(self, won, a_dark, a_score, b_score):
+        side = iago.DARK if a_dark else iago.LIGHT
+        self.games_as[side] += 1
+        if won:
+            self.wins += 1
+            self.wins_as[side] += 1
+        else:
+            self.losses += 1
+        self.a_points += a_score
+        self.b_points += b_score
+
+    @property
+    def played(self):
+        return self.wins + self.losses
+
+    def rate(self):
+        return self.wins / self.played if self.played else 0.0
+
+    def lines(self):
+        n = self.played
+        low, high = wilson(self.wins, n)
+        a, b = player_name(self.a), player_name(self.b)
+        return [
+            "%s against %s: %d games, rules %s, seed %d" % (a, b, n, self.rules.name(), self.seed),
+            "%s won %d, lost %d (as dark %d of %d, as light %d of %d)" % (
+                a, self.wins, self.losses, self.wins_as[iago.DARK], self.games_as[iago.DARK],
+                self.wins_as[iago.LIGHT], self.games_as[iago.LIGHT]),
+            "%s's win rate %.1f%%, 95%% confidence interval %.1f%% to %.1f%% (Wilson)" % (
+                a, 100 * self.rate(), 100 * low, 100 * high),
+            "average score %.1f to %.1f, %.1f s" % (
+                self.a_points / max(n, 1), self.b_points / max(n, 1), self.seconds),
+        ]
+
+
+class Progress:
+    """Games done and the running score: a bar redrawn in place on a terminal, plain lines
+    (about ten in a run) elsewhere."""
+
+    def __init__(self, total, a, b, stream=None, tty=None):
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.every = max(1, total // 10)
+        self.label = "%s vs %s" % (player_name(a), player_name(b))
+
+    def update(self, result):
+        done = result.played
+        if self.tty:
+            width = 30
+            filled = width * done // self.total
+            self.stream.write("\r%s [%s%s] %d/%d games  %d-%d " % (
+                self.label, "#" * filled, "." * (width - filled), done, self.total,
+                result.wins, result.losses))
+            if done == self.total:
+                self.stream.write("\n")
+        elif done % self.every == 0 or done == self.total:
+            self.stream.write("%s: %d/%d games, %d-%d\n" % (
+                self.label, done, self.total, result.wins, result.losses))
+        self.stream.flush()
+
+
+def run_match(a, b, games, rules=iago.STANDARD, seed=0, jobs=1, progress=None,
+              opening=OPENING_PLIES, nodes=None):
+    """Play `games` games of a against b, colours alternating (a is dark in even games)."""
+    result = MatchResult(a, b, rules, games, seed)
+    tasks = [(i, a, b, rules.name(), seed, opening, nodes) for i in range(games)]
+    start = time.perf_counter()
+    if jobs <= 1 or games <= 1:
+        outcomes = map(_game_task, tasks)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("fork").Pool(min(jobs, games))
+        outcomes = pool.imap_unordered(_game_task, tasks)
+    try:
+        for _index, won, a_dark, a_score, b_score, _plies in outcomes:
+            result.add(won, a_dark, a_score, b_score)
+            if progress is not None:
+                progress.update(result)
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+# --- commands ----------------------------------------------------------------------------
+
+def cmd_match(args):
+    a = parse_player(args.a)
+    b = parse_player(args.b)
+    jobs = args.jobs or os.cpu_count() or 1
+    progress = Progress(args.games, a, b)
+    result = run_match(a, b, args.games, args.rules, args.seed, jobs, progress)
+    print("\n".join(result.lines()), flush=True)
+
+
+def describe_score(board, result):
+    """The engine's expected result in words, for the side to move."""
+    side = iago.side_name(board.turn)
+    score = result.score
+    if result.proven:
+        won = score > 0
+        margin = score - engine.WIN if won else score + engine.WIN
+        if won:
+            return "%s wins by force (by %d points)" % (side, margin)
+        return "%s loses by force (by %d points)" % (side, -margin)
+    return "%+d points for %s (estimated final margin)" % (score, side)
+
+
+def analyse_lines(board, level, seed=0, nodes=None):
+    if board.is_game_over():
+        return [render.describe_outcome(board)]
+    result = engine.analyse(board, level, seed, nodes)
+    names = [iago.cell_name(c) for c in result.pv]
+    line = board.copy()
+    for c in result.pv:
+        line.push(c)
+    return [
+        "best move %s" % iago.cell_name(result.move),
+        "expected score %s" % describe_score(board, result),
+        "principal variation %s" % " ".join(names),
+        "after it: %s (dark %d, light %d)" % (line.text(), *line.scores()),
+        "level %s, depth %d, %d nodes" % (level, result.depth, result.nodes),
+    ]
+
+
+def cmd_analyse(args):
+    board = iago.Board(args.position, args.rules)
+    if board.can_claim():
+        board.claim_penalty()
+    level = parse_player(args.level)
+    print("\n".join(analyse_lines(board, level, args.seed)), flush=True)
+
+
+def _show(board, out, colour):
+    lines = render.draw(board, colour=colour, highlight=set(board.move_stack[-1:]))
+    lines.extend(render.describe_scores(board))
+    lines.append(render.describe_outcome(board))
+    out.write("\n".join(lines) + "\n")
+
+
+def versus(level, human, rules, stdin, stdout, seed=0, colour=False):
+    """Play against `level` in a terminal: the human plays `human` (DARK or LIGHT), moves
+    are read line by line from stdin. Returns the outcome, or None if the human quit."""
+    board = iago.Board(rules=rules)
+    out = stdout
+    out.write("You play %s against %s. Enter a cell such as E4; 'moves' lists the legal "
+              "moves, 'hint' asks the engine, 'quit' stops.\n" % (
+                  iago.side_name(human), player_name(level)))
+    _show(board, out, colour)
+    while not board.is_game_over():
+        if board.turn != human:
+            if board.can_claim():
+                board.claim_penalty()
+                out.write("The computer claims the penalty for your missed capture.\n")
+            move = engine.choose_move(board, level, engine.mix_seed(seed, board.ply()))
+            board.push(move)
+            out.write("The computer plays %s.\n" % iago.cell_name(move))
+            _show(board, out, colour)
+            continue
+        out.write("%s> " % iago.side_name(human))
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            out.write("\nEnd of input: game stopped.\n")
+            return None
+        word = line.strip()
+        if not word:
+            continue
+        lower = word.lower()
+        if lower in ("quit", "exit", "q"):
+            out.write("Game stopped.\n")
+            return None
+        if lower == "moves":
+            out.write("legal moves: %s\n" % " ".join(iago.cell_name(c) for c in board.legal_moves))
+            continue
+        if lower == "hint":
+            result = engine.analyse(board, level, seed)
+            out.write("hint: %s (%s)\n" % (iago.cell_name(result.move),
+                                           describe_score(board, result)))
+            continue
+        if lower == "claim":
+            if board.claim_penalty():
+                out.write("Claim granted: place on any empty hex.\n")
+            else:
+                out.write("Claim refused: the last placement was not a miss.\n")
+            continue
+        try:
+            board.play(word)
+        except iago.IagoError as exc:
+            out.write("%s; try again ('moves' lists them, 'quit' stops)\n" % exc)
+            continue
+        _show(board, out, colour)
+    outcome = board.outcome()
+    out.write("You %s.\n" % ("win" if outcome.winner == human else "lose"))
+    return outcome
+
+
+def cmd_versus(args):
+    level = parse_player(args.level)
+    human = iago.DARK if args.colour == "dark" else iago.LIGHT
+    colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    versus(level, human, args.rules, sys.stdin, sys.stdout, args.seed, colour)

@@ -1,0 +1,216 @@
+"""`iago match`, `iago analyse` and `iago versus`, run as a user runs them (the installed
+console script), plus the pieces of host_sim/play.py they are made of."""
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import iago
+from host_sim import play
+from iago import engine
+
+IAGO = str(Path(sys.executable).parent / "iago")
+MIDGAME = "2LdL/4D1/LddLLL1/3LdlDD/3dDlDl1/2L1d1D1/3Ldl1/2LddL/5 D"
+ALL_CELLS = [iago.cell_name(c) for c in range(61)]
+
+
+def run(*args, stdin=None):
+    env = dict(os.environ, NO_COLOR="1")
+    return subprocess.run([IAGO] + list(args), input=stdin, capture_output=True, text=True,
+                          env=env, timeout=300)
+
+
+def assert_bad_input(proc, *fragments):
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert lines[-1].startswith("iago: ")
+    assert "Traceback" not in proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[-1]
+
+
+# --- match --------------------------------------------------------------------------------
+
+def match_figures(stdout):
+    won, lost = map(int, re.search(r"won (\d+), lost (\d+)", stdout).groups())
+    low, high = map(float, re.search(r"interval ([\d.]+)% to ([\d.]+)%", stdout).groups())
+    return won, lost, low, high
+
+
+def test_match_reports_wins_losses_and_a_confidence_interval():
+    proc = run("match", "2", "random", "--games", "6", "--seed", "3", "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    won, lost, low, high = match_figures(proc.stdout)
+    assert won + lost == 6
+    assert 0 <= low <= 100 * won / 6 <= high <= 100
+    assert "level 2 against random: 6 games, rules standard, seed 3" in proc.stdout
+    assert "as dark" in proc.stdout and "as light" in proc.stdout
+    # Not a terminal: progress as plain lines on stderr, the last one complete.
+    progress = proc.stderr.strip().splitlines()
+    assert progress[-1] == "level 2 vs random: 6/6 games, %d-%d" % (won, lost)
+    assert "\r" not in proc.stderr
+
+
+def test_match_is_reproducible_whatever_the_number_of_processes():
+    one = run("match", "greedy", "1", "--games", "4", "--seed", "9", "--jobs", "1")
+    two = run("match", "greedy", "1", "--games", "4", "--seed", "9", "--jobs", "2")
+    assert one.returncode == two.returncode == 0
+    # Everything but the elapsed time on the last line.
+    assert one.stdout.splitlines()[:3] == two.stdout.splitlines()[:3]
+
+
+def test_match_under_other_rules():
+    proc = run("match", "1", "greedy", "--games", "2", "--rules", "simple+penalty", "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "rules simple+penalty" in proc.stdout
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["match", "6", "random"], "unknown player '6'"),
+    (["match", "3", "smart"], "unknown player 'smart'"),
+    (["match", "3", "random", "--games", "0"], "expected 1 or more"),
+    (["match", "3", "random", "--games", "many"], "expected a whole number"),
+    (["match", "3", "random", "--jobs", "-1"], "expected 1 or more"),
+    (["match", "3", "random", "--seed", "x"], "seed must be a whole number"),
+    (["match", "3", "random", "--rules", "chess"], "unknown rules"),
+    (["match", "3"], "required"),
+])
+def test_match_bad_input(args, fragment):
+    assert_bad_input(run(*args), fragment)
+
+
+def test_wilson_interval():
+    assert play.wilson(0, 0) == (0.0, 1.0)
+    low, high = play.wilson(50, 100)
+    assert round(low, 3) == 0.404 and round(high, 3) == 0.596
+    low, high = play.wilson(200, 200)
+    assert round(low, 3) == 0.981 and high == 1.0
+    low, high = play.wilson(0, 10)
+    assert low == 0.0 and round(high, 3) == 0.278
+
+
+def test_progress_bar_on_a_terminal_redraws_one_line():
+    stream = io.StringIO()
+    progress = play.Progress(4, 5, "greedy", stream=stream, tty=True)
+    result = play.MatchResult(5, "greedy", iago.STANDARD, 4, 0)
+    for won in (True, False, True, True):
+        result.add(won, True, 10, 5)
+        progress.update(result)
+    text = stream.getvalue()
+    assert text.count("\r") == 4 and text.endswith("\n") and text.count("\n") == 1
+    assert "4/4 games  3-1" in text and "[" + "#" * 30 + "]" in text
+
+
+def test_play_game_is_determined_by_its_arguments():
+    a = play.play_game(1, "greedy", iago.STANDARD, seed=5)
+    b = play.play_game(1, "greedy", iago.STANDARD, seed=5)
+    assert a[0] == b[0] and a[1] == b[1] >= 37
+
+
+# --- analyse ------------------------------------------------------------------------------
+
+def test_analyse_prints_best_move_expected_score_and_line():
+    proc = run("analyse", "--level", "3", MIDGAME)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("best move ")
+    best = lines[0].split()[-1]
+    assert iago.parse_cell(best) in iago.Board(MIDGAME).legal_moves
+    assert lines[1].startswith("expected score ") and "for dark" in lines[1]
+    pv = lines[2].split()[2:]
+    assert lines[2].startswith("principal variation ") and pv[0] == best
+    board = iago.Board(MIDGAME)
+    for name in pv:
+        board.play(name)   # a legal line
+    assert board.text() in lines[3]
+    assert lines[4].startswith("level 3, depth ")
+    assert proc.stdout == run("analyse", "--level", "3", MIDGAME).stdout   # deterministic
+
+
+def test_analyse_sees_a_forced_win_to_the_end():
+    text = "LDDDD/LdDDLl/1DDlDdD/1DLdLdd1/DldDdLlL1/1L1LLlL1/1LLLdL1/1d1dL1/L2L1 D"
+    proc = run("analyse", text)
+    assert proc.returncode == 0, proc.stderr
+    assert "best move A3" in proc.stdout
+    assert "dark wins by force" in proc.stdout
+    assert "game over" not in proc.stdout
+
+
+def test_analyse_of_a_finished_game_says_who_won():
+    board = iago.Board()
+    while not board.is_game_over():
+        board.push(list(board.legal_moves)[0])
+    proc = run("analyse", board.text())
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("game over: ")
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["analyse", "5/6/7 D"], "9 rows"),
+    (["analyse", "--level", "9", MIDGAME], "unknown player '9'"),
+    (["analyse"], "required"),
+])
+def test_analyse_bad_input(args, fragment):
+    assert_bad_input(run(*args), fragment)
+
+
+# --- versus -------------------------------------------------------------------------------
+
+def test_versus_plays_a_whole_game_and_reprompts_on_bad_input():
+    # Every cell name, again and again: most are illegal at any moment, each legal one is
+    # played, so the game runs to its end through many refusals.
+    stdin = "nonsense\nmoves\nhint\n" + "\n".join(ALL_CELLS * 40) + "\n"
+    proc = run("versus", "--level", "1", "--colour", "dark", stdin=stdin)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "not a cell of the board: 'nonsense'" in out
+    assert "legal moves: " in out and "hint: " in out
+    assert "is not a legal move for dark" in out and "try again" in out
+    assert "The computer plays " in out
+    assert "game over: " in out
+    assert out.rstrip().endswith(("You win.", "You lose."))
+    assert "Traceback" not in proc.stderr
+
+
+def test_versus_as_light_the_computer_opens_and_quit_stops():
+    proc = run("versus", "--colour", "light", "--level", "2", stdin="quit\n")
+    assert proc.returncode == 0
+    assert proc.stdout.index("The computer plays") < proc.stdout.index("light> ")
+    assert "Game stopped." in proc.stdout
+
+
+def test_versus_end_of_input_ends_cleanly():
+    proc = run("versus", stdin="E4\n")
+    assert proc.returncode == 0
+    assert "End of input" in proc.stdout
+    assert proc.stderr == ""
+
+
+def test_versus_penalty_claims_both_ways():
+    rules = iago.Rules.parse("standard+penalty")
+    out = io.StringIO()
+    # A refused claim is only a message; the game goes on.
+    stdin = io.StringIO("claim\nquit\n")
+    assert play.versus(1, iago.DARK, rules, stdin, out) is None
+    assert "Claim refused" in out.getvalue()
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["versus", "--colour", "red"], "invalid choice: 'red'"),
+    (["versus", "--level", "0"], "unknown player '0'"),
+    (["versus", "--rules", "loose+penalty"], "penalty option needs forced capture"),
+])
+def test_versus_bad_input(args, fragment):
+    assert_bad_input(run(*args, stdin=""), fragment)
+
+
+def test_parse_player():
+    assert play.parse_player("Greedy") == engine.GREEDY
+    assert play.parse_player(" 5 ") == 5
+    with pytest.raises(ValueError):
+        play.parse_player("0")
