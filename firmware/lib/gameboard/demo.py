@@ -10,6 +10,7 @@ to the game it left. It has the controller's interface as far as the app and the
 import iago
 from gameboard import palette
 from gameboard.controller import THINK_NODES, elapsed, paint
+from gameboard.modes import NotPlaying
 
 try:
     from micropython import const
@@ -32,7 +33,8 @@ _FACE = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, palette.OF
                palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
 
 
-class Demo:
+class Demo(NotPlaying):
+    busy = "the demo is running: put a disk on the board to stop it first"
     # The game's controller keeps seeing the switches meanwhile: the disk that stops the demo
     # is then on the board it returns to.
     shares_board = True
@@ -129,21 +131,3 @@ class Demo:
         return {"phase": "demo", "position": self.game.text(), "rules": self.game.rules.name(),
                 "moves": [iago.cell_name(c) for c in self.game.move_stack],
                 "games": self.games, "settings": self.settings.as_dict()}
-
-    def flips_pending(self):
-        return []
-
-    def take_back(self, now):
-        return False
-
-    def claim(self, now):
-        return False
-
-    def suggest(self, now):
-        return False
-
-    def new_game(self, now, why="command", settings=None):
-        raise ValueError("the demo is running: put a disk on the board to stop it first")
-
-    def change_settings(self, settings, now):
-        raise ValueError("the demo is running: put a disk on the board to stop it first")

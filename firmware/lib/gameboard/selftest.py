@@ -25,6 +25,7 @@ allocate nothing.
 
 import iago
 from gameboard import palette
+from gameboard.modes import NotPlaying
 from gameboard.settings import Settings
 
 try:
@@ -72,7 +73,8 @@ def _put(frame, cell, rgb):
     frame[i + 2] = rgb[2]
 
 
-class SelfTest:
+class SelfTest(NotPlaying):
+    busy = "the board is in its self-test: restart it to play"
     """The self-test, with the controller's interface (switch, tick, compose, frame, outbox,
     dirty, save_due, finished, settings).
 
@@ -174,26 +176,6 @@ class SelfTest:
                 self._emit({"event": "selftest_fault", "fault": "silent",
                             "cell": iago.cell_name(asked)})
                 self._ask_next(now)
-
-    # --- commands (host link, buttons): nothing to play ----------------------------------
-
-    def take_back(self, now):
-        return False
-
-    def claim(self, now):
-        return False
-
-    def suggest(self, now):
-        return False
-
-    def new_game(self, now, why="command", settings=None):
-        raise ValueError("the board is in its self-test: restart it to play")
-
-    def change_settings(self, settings, now):
-        raise ValueError("the board is in its self-test: restart it to change settings")
-
-    def flips_pending(self):
-        return []
 
     # --- state -------------------------------------------------------------------------
 
