@@ -191,7 +191,7 @@ def cmd_match(args):
     print("\n".join(result.lines()), flush=True)
 
 
-def describe_score(board, result):
+def describe_score(board, result, level=None):
     """The engine's expected result in words, for the side to move."""
     side = iago.side_name(board.turn)
     score = result.score
@@ -199,9 +199,12 @@ def describe_score(board, result):
         won = score > 0
         margin = score - engine.WIN if won else score + engine.WIN
         if won:
-            return "%s wins by force (by %d points)" % (side, margin)
-        return "%s loses by force (by %d points)" % (side, -margin)
-    return "%+d points for %s (estimated final margin)" % (score, side)
+            return "%s wins by force, by %d points" % (side, margin)
+        return "%s loses by force, by %d points" % (side, -margin)
+    if level == engine.GREEDY:
+        return "%+d points for %s right after the move" % (score, side)
+    chances = 1 / (1 + math.exp(-score / engine.LOGIT))
+    return "%+d for %s: winning chances about %d%%" % (score, side, round(100 * chances))
 
 
 def analyse_lines(board, level, seed=0, nodes=None):
@@ -214,10 +217,10 @@ def analyse_lines(board, level, seed=0, nodes=None):
         line.push(c)
     return [
         "best move %s" % iago.cell_name(result.move),
-        "expected score %s" % describe_score(board, result),
+        "expected score %s" % describe_score(board, result, level),
         "principal variation %s" % " ".join(names),
         "after it: %s (dark %d, light %d)" % (line.text(), *line.scores()),
-        "level %s, depth %d, %d nodes" % (level, result.depth, result.nodes),
+        "%s, depth %d, %d nodes" % (player_name(level), result.depth, result.nodes),
     ]
 
 
@@ -274,7 +277,7 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False):
         if lower == "hint":
             result = engine.analyse(board, level, seed)
             out.write("hint: %s (%s)\n" % (iago.cell_name(result.move),
-                                           describe_score(board, result)))
+                                           describe_score(board, result, level)))
             continue
         if lower == "claim":
             if board.claim_penalty():

@@ -135,6 +135,37 @@ def test_principal_variation_is_a_legal_line_from_the_best_move():
         assert 1 <= result.depth <= len(result.pv) or result.proven
 
 
+def static_value(board):
+    count = board.rules.scoring == iago.COUNT
+    ev = engine._counters(board._cells)
+    if board.is_game_over():
+        return engine._final(ev, board._cells, board.turn, count)
+    return engine.evaluate(ev, board.turn, board._empty_inner, count)
+
+
+def negamax(board, depth):
+    """Plain negamax on the Board API with the engine's evaluation: no pruning, no ordering."""
+    if depth == 0 or board.is_game_over():
+        return static_value(board)
+    best = -engine.WIN * 10
+    for cell in engine.candidate_moves(board):
+        board.push(cell)
+        best = max(best, -negamax(board, depth - 1))
+        board.pop()
+    return best
+
+
+@pytest.mark.parametrize("rules_name", ["standard", "loose", "simple"])
+def test_alpha_beta_value_equals_plain_negamax(rules_name):
+    """Pruning, move ordering and the resumable stacks change nothing: at a fixed depth the
+    search's value is exactly the minimax value (its own make/unmake and counters agree with
+    Board.push)."""
+    for board in random_positions(rules_name, 12, seed=7):
+        for depth in (1, 2, 3):
+            result = engine.Search(board, 5, nodes=10 ** 7, max_depth=depth, analyse=True).run()
+            assert result.score == negamax(board, depth), (board.text(), depth)
+
+
 # --- slices and budgets ------------------------------------------------------------------
 
 @pytest.mark.parametrize("slice_nodes", [1, 7, 64, 500])

@@ -28,7 +28,8 @@ except ImportError:
 RANDOM = "random"
 GREEDY = "greedy"
 
-# Level -> (node budget, depth limit, root noise in score points). A node is one position
+# Level -> (node budget, depth limit, root noise in evaluation units, LOGIT a logit). A node
+# is one position
 # visited by the search (one placement made). Nodes, not time, make a level, so a level
 # plays the same moves on every machine; `make bench` gives nodes/s for the Pico estimate.
 LEVELS = {
@@ -106,9 +107,10 @@ def mix_seed(*parts):
 class Result:
     """What a search found: the move, its score for the side to move, the principal variation.
 
-    `score` is in score points for the side to move: the estimated final margin (own score
-    minus the opponent's), or WIN + margin / -WIN + margin once the search sees the game end
-    (`proven`). `depth` is the last completed iteration, `nodes` the positions visited.
+    `score` is for the side to move: its estimated winning chances (LOGIT units a logit;
+    0 is even) while the end is out of sight, WIN + margin for a win by `margin` points and
+    -WIN + margin for a loss once the search sees it (`proven`). `depth` is the last completed
+    iteration, `nodes` the positions visited.
     """
 
     def __init__(self, move, score, pv, depth, nodes, proven):
@@ -234,20 +236,23 @@ def _counters(cells):
     return ev
 
 
-# Evaluation weights in 1/16 score point, at anchors of the number of empty inner cells
-# (37 at the start): the product score margin, then face-up disk margins per cell class
-# (corner, rim, inner next to the rim, inner, centre), then the captive margin. Fitted by
-# least squares to the final margins of engine games (docs/engine.md), linear in between.
+# Evaluation weights at anchors of the number of empty inner cells (37 at the start), linear
+# in between: for the product score margin (the count margin under count scoring), the
+# face-up disk margins per cell class (corner, rim, inner next to the rim, inner, centre)
+# and the captive margin. Fitted by logistic regression to the results of 3,000 engine games
+# (docs/engine.md), so a value is the side to move's winning chances: 400 here (25 in
+# evaluate's result, LOGIT) is one logit, odds multiplied by e.
 _ANCHORS = (
-    (37, (0, 542, 250, 120, 190, 740, 75)),
-    (28, (8, 329, 136, 85, 123, 229, 84)),
-    (22, (0, 309, 135, 105, 131, 186, 91)),
-    (16, (0, 312, 168, 124, 140, 199, 92)),
-    (10, (4, 226, 130, 93, 111, 131, 59)),
-    (5, (7, 125, 82, 52, 63, 70, 17)),
-    (1, (9, 66, 47, 22, 29, 27, -6)),
-    (0, (16, 0, 0, 0, 0, 0, 0)),
+    (37, (0, 195, 96, 95, 175, 11, -33)),
+    (28, (7, 203, 64, 51, 105, 166, 17)),
+    (22, (7, 296, 64, 64, 115, 125, 46)),
+    (16, (7, 328, 100, 91, 125, 127, 70)),
+    (10, (13, 260, 99, 92, 101, 136, 50)),
+    (5, (20, 191, 99, 75, 84, 148, 23)),
+    (1, (26, 174, 125, 85, 95, 130, 21)),
+    (0, (26, 174, 125, 85, 95, 130, 21)),
 )
+LOGIT = 25
 
 
 def _eval_table():
@@ -265,8 +270,8 @@ EVAL_TABLE = _eval_table()
 
 
 def evaluate(ev, side, empty, count):
-    """Static value of a position for `side` (to move) in score points: the estimated final
-    margin, from the product (or count) margin and the disks per cell class (EVAL_TABLE).
+    """Static value of a position for `side` (to move): its winning chances in LOGIT units
+    per logit, from the product (or count) margin and the disks per cell class (EVAL_TABLE).
 
     `empty` is the number of empty inner cells (37 at the start, 0 at the end).
     """
