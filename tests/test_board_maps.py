@@ -134,22 +134,7 @@ def test_a_short_game_with_a_capture_and_flips(map_path):
 
 # --- the map check, beyond tests/test_boardmap.py ----------------------------------------------
 
-def _set(path, value):
-    def change(data):
-        target = data
-        for key in path[:-1]:
-            target = target[key]
-        target[path[-1]] = value
-    return change
-
-
-def _delete(path):
-    def change(data):
-        target = data
-        for key in path[:-1]:
-            target = target[key]
-        del target[path[-1]]
-    return change
+from test_boardmap import _delete, _set  # noqa: E402  (the same map edits)
 
 
 BROKEN = [
