@@ -22,6 +22,9 @@ CAPTIVE = const(4)
 DARK_CAPTIVE = const(5)
 LIGHT_CAPTIVE = const(6)
 
+GAME = "iago"
+TITLE = "Iago"
+
 PRODUCT = "product"
 COUNT = "count"
 
@@ -48,7 +51,7 @@ try:
 except (ImportError, SyntaxError):
     from iago.movegen import generate
 
-_SIDE_NAMES = {DARK: "dark", LIGHT: "light"}
+_SIDE_NAMES = {EMPTY: "draw", DARK: "dark", LIGHT: "light"}
 _DISK_CHARS = {DARK: "D", LIGHT: "L", DARK_CAPTIVE: "d", LIGHT_CAPTIVE: "l"}
 _CHAR_DISKS = {"D": DARK, "L": LIGHT, "d": DARK_CAPTIVE, "l": LIGHT_CAPTIVE, ".": EMPTY}
 
@@ -59,6 +62,7 @@ _PENALTY_FIELDS = {"miss": _MISS, "free": _FREE}
 
 
 def side_name(side):
+    """'dark' or 'light'; 'draw' for an Outcome's winner 0 (games that can be drawn)."""
     return _SIDE_NAMES[side]
 
 
@@ -67,6 +71,11 @@ def _walk(cell, stop, d, out):
     while cell != stop:
         out.append(cell)
         cell = _NEIGHBOURS[cell * 6 + d]
+
+
+def new_board(rules=None):
+    """The starting position of `rules` (the games registry's common constructor)."""
+    return Board(None, rules)
 
 
 class Rules:
@@ -146,7 +155,9 @@ class Outcome:
         self.tie_break = tie_break
 
     def result(self):
-        """'1-0' when dark wins, '0-1' when light wins (as in game records)."""
+        """'1-0' when dark wins, '0-1' when light wins, '1/2-1/2' for a draw (other games)."""
+        if self.winner == EMPTY:
+            return "1/2-1/2"
         return "1-0" if self.winner == DARK else "0-1"
 
     def __eq__(self, other):
@@ -190,6 +201,9 @@ class LegalMoves:
 
 class Board:
     """An Iago position with its history. Dark moves first on an empty board."""
+
+    GAME = GAME
+    grid = hexgrid
 
     def __init__(self, text=None, rules=None):
         self.rules = rules if rules is not None else STANDARD

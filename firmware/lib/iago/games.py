@@ -1,0 +1,27 @@
+"""The games of the family, by name. Each is a module with the same board API as Iago's
+`iago.rules`: GAME, TITLE, Board, Rules, STARTING_TEXT (the default rules' start) and
+`new_board(rules)`; a Board has `grid` (its geometry: CELLS, cell_name, parse_cell).
+
+Modules are imported on first use, so a board running Iago never pays for Othello's code.
+"""
+
+from iago.errors import InvalidRulesError
+
+GAMES = ("iago", "othello", "io", "numberline")
+DEFAULT = "iago"
+_MODULES = {"iago": "rules", "othello": "othello", "io": "iogame", "numberline": "numberline"}
+
+
+def module(name):
+    """The rules module of game `name`; raises InvalidRulesError for an unknown game."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key not in _MODULES:
+        raise InvalidRulesError("unknown game %r (games: %s)" % (name, ", ".join(GAMES)))
+    leaf = _MODULES[key]
+    package = __import__("iago." + leaf)
+    return getattr(package, leaf)
+
+
+def game_of(board):
+    """The game name of a board object."""
+    return board.GAME
