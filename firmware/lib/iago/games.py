@@ -25,3 +25,14 @@ def module(name):
 def game_of(board):
     """The game name of a board object."""
     return board.GAME
+
+
+def search(board, level=5, seed=0, nodes=None):
+    """A computer-opponent search for `board`'s game, with the interface of
+    `iago.engine.Search` (step(max_nodes) -> done, best(), result()). Iago has its own tuned
+    engine; the other games share the generic one in `iago.search`."""
+    if board.GAME == "iago":
+        from iago.engine import Search
+    else:
+        from iago.search import Search  # type: ignore[no-redef]
+    return Search(board, level, seed=seed, nodes=nodes)
