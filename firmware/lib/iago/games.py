@@ -34,5 +34,5 @@ def search(board, level=5, seed=0, nodes=None):
     if board.GAME == "iago":
         from iago.engine import Search
     else:
-        from iago.search import Search  # type: ignore[no-redef]
+        from iago.search import Search  # type: ignore[no-redef,import-not-found]
     return Search(board, level, seed=seed, nodes=nodes)
