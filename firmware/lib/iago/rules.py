@@ -196,7 +196,7 @@ class LegalMoves:
         return bool(self._board._legal())
 
     def __repr__(self):
-        return "<LegalMoves %s>" % " ".join(hexgrid.cell_name(c) for c in self)
+        return "<LegalMoves %s>" % " ".join(self._board.grid.cell_name(c) for c in self)
 
 
 class Board:

@@ -1,0 +1,380 @@
+"""What Othello, Io and the number-line game share: placements that turn enclosed disks over,
+and the most disks win.
+
+`CountBoard` holds the cells (one byte each: EMPTY, DARK, LIGHT), the side to place next and
+an undo stack of small `bytes` records [cell, game state before..., turned cells...], and
+gives every game the board API of Iago's `rules.Board`. A game subclass supplies its geometry
+(`grid`), its legal-move generator (`_generate`), what a placement turns over (`_flips`), how
+the turn passes (`_advance`) and any state the cells cannot show (`_state`/`_set_state`,
+`_fields`/`_parse_fields` for the position text).
+"""
+
+from iago.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError
+from iago.rules import DARK, EMPTY, LIGHT, LegalMoves, Outcome
+
+COUNT = "count"
+_CHARS = {DARK: "D", LIGHT: "L"}
+
+
+class SimpleRules:
+    """Rules of a game with a fixed set of named variants (no options to combine)."""
+
+    VARIANTS = ("standard",)  # type: tuple[str, ...]
+    penalty = False
+
+    def __init__(self, variant=None):
+        self.variant = variant or self.VARIANTS[0]
+
+    @classmethod
+    def parse(cls, name):
+        key = name.strip().lower() if isinstance(name, str) else ""
+        if key in cls.VARIANTS:
+            return cls(key)
+        raise InvalidRulesError("unknown rules %r (known: %s)" % (name, ", ".join(cls.VARIANTS)))
+
+    def name(self):
+        return self.variant
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.name() == self.name()
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return "Rules(%r)" % self.name()
+
+
+class CountBoard:
+    GAME = ""
+    SIDE_NAMES = {DARK: "dark", LIGHT: "light"}
+    STATE_BYTES = 1        # bytes of game state in an undo record (the turn, at least)
+    EXTRA_CHARS = {}       # more cell characters of the position text (number-line holes)
+
+    def __init__(self, text=None, rules=None):
+        self.rules = rules if rules is not None else self.default_rules()
+        self.grid = self.grid_for(self.rules)
+        self._cells = bytearray(self.grid.CELLS)
+        self.turn = DARK
+        self._stack = []
+        self.claims = []
+        self._legal_cache = None
+        self.set_text(text if text is not None else self.starting_text())
+
+    @classmethod
+    def from_text(cls, text, rules=None):
+        return cls(text, rules)
+
+    def copy(self):
+        board = self.__class__(self.text(), self.rules)
+        board._stack = list(self._stack)
+        board.start_text = self.start_text
+        return board
+
+    # --- to be supplied by a game ------------------------------------------------------
+
+    @classmethod
+    def default_rules(cls):
+        raise NotImplementedError
+
+    @classmethod
+    def grid_for(cls, rules):
+        raise NotImplementedError
+
+    def starting_text(self):
+        raise NotImplementedError
+
+    def _generate(self):
+        """The legal placements now, in cell order."""
+        raise NotImplementedError
+
+    def _flips(self, cell):
+        """The cells a placement of the side to move on `cell` turns over."""
+        raise NotImplementedError
+
+    def _advance(self, cell):
+        """After a placement on `cell`: set the side to place next (and the game's state)."""
+        self.turn ^= 3
+
+    def _state(self):
+        """The game state before a placement, as STATE_BYTES ints 0-255."""
+        return (self.turn,)
+
+    def _set_state(self, state):
+        self.turn = state[0]
+
+    def _fields(self):
+        """Trailing fields of the position text (state the cells cannot show)."""
+        return ""
+
+    def _parse_fields(self, fields):
+        if fields:
+            raise InvalidPositionError("unknown field %r after the side to move" % (fields[0],))
+
+    def _after_setup(self):
+        """Check or complete a position just read from text."""
+
+    def _tie_winner(self):
+        return EMPTY
+
+    # --- disks -------------------------------------------------------------------------
+
+    def cell(self, cell):
+        return self._cells[cell]
+
+    def cells(self):
+        return bytes(self._cells)
+
+    # --- legal moves -------------------------------------------------------------------
+
+    @property
+    def legal_moves(self):
+        return LegalMoves(self)
+
+    def _legal(self):
+        if self._legal_cache is None:
+            self._legal_cache = self._generate()
+        return self._legal_cache
+
+    def count_moves(self):
+        return len(self._legal())
+
+    def flips(self, cell):
+        """The cells a placement on empty `cell` would turn over (not checked for legality)."""
+        if self._cells[cell] != EMPTY:
+            raise IllegalMoveError("%s is not empty" % self.grid.cell_name(cell))
+        return self._flips(cell)
+
+    def capture_count(self, cell):
+        return len(self.flips(cell))
+
+    def is_miss(self, cell):
+        return False
+
+    # --- making moves ------------------------------------------------------------------
+
+    def push(self, cell):
+        """Place a disk of the side to move on `cell`, which must be a legal move.
+
+        Unchecked for speed (search and perft); use `play` for input from outside."""
+        flips = self._flips(cell)
+        record = [cell]
+        record.extend(self._state())
+        record.extend(flips)
+        cells = self._cells
+        for c in flips:
+            cells[c] ^= 3
+        cells[cell] = self.turn
+        self._stack.append(bytes(record))
+        self._legal_cache = None
+        self._advance(cell)
+
+    def pop(self):
+        """Take back the last placement; returns its cell."""
+        record = self._stack.pop()
+        cell = record[0]
+        cells = self._cells
+        n = self.STATE_BYTES + 1
+        for i in range(n, len(record)):
+            cells[record[i]] ^= 3
+        cells[cell] = EMPTY
+        self._set_state(record[1:n])
+        self._legal_cache = None
+        return cell
+
+    @property
+    def move_stack(self):
+        return [record[0] for record in self._stack]
+
+    def ply(self):
+        return len(self._stack)
+
+    def peek(self):
+        return self._stack[-1][0] if self._stack else None
+
+    def last_flips(self):
+        return tuple(self._stack[-1][self.STATE_BYTES + 1:]) if self._stack else ()
+
+    def parse_move(self, move):
+        """A cell index or name -> the cell, if legal; raises IllegalMoveError naming it."""
+        grid = self.grid
+        cell = grid.parse_cell(move) if isinstance(move, str) else move
+        name = grid.cell_name(cell)
+        if cell not in self._legal():
+            if self.is_game_over():
+                raise IllegalMoveError("%s: the game is over" % name)
+            raise IllegalMoveError("%s is not a legal move for %s; legal: %s" % (
+                name, self.SIDE_NAMES[self.turn], " ".join(grid.cell_name(c) for c in self._legal())))
+        return cell
+
+    def play(self, move):
+        cell = self.parse_move(move)
+        self.push(cell)
+        return cell
+
+    # No penalty option outside Iago.
+    def can_claim(self):
+        return False
+
+    def claim_penalty(self):
+        return False
+
+    def has_free_placement(self):
+        return False
+
+    # --- end and score -----------------------------------------------------------------
+
+    def is_game_over(self):
+        return not self._legal()
+
+    def score(self, side, scoring=None):
+        n = 0
+        for v in self._cells:
+            if v == side:
+                n += 1
+        return n
+
+    def scores(self, scoring=None):
+        return self.score(DARK), self.score(LIGHT)
+
+    def outcome(self):
+        """The Outcome of a finished game (most disks win), or None while it goes on."""
+        if not self.is_game_over():
+            return None
+        dark, light = self.scores()
+        if dark == light:
+            return Outcome(self._tie_winner(), dark, light, COUNT, "tie")
+        return Outcome(DARK if dark > light else LIGHT, dark, light, COUNT)
+
+    # --- position text -----------------------------------------------------------------
+
+    def _rows(self):
+        """The cells of each row of the text, far row first, each from its lowest cell."""
+        size = self.grid.size
+        return [range(r * size, r * size + size) for r in range(self.grid.CELLS // size - 1, -1, -1)]
+
+    def text(self):
+        chars = _CHARS
+        extra = self.EXTRA_CHARS
+        cells = self._cells
+        rows = []
+        for row in self._rows():
+            out = ""
+            empty = 0
+            for c in row:
+                v = cells[c]
+                if v == EMPTY:
+                    empty += 1
+                    continue
+                if empty:
+                    out += str(empty)
+                    empty = 0
+                out += chars[v] if v in chars else extra[v]
+            if empty:
+                out += str(empty)
+            rows.append(out)
+        return "/".join(rows) + (" D" if self.turn == DARK else " L") + self._fields()
+
+    def set_text(self, text):
+        """Set up the position from text; the move history is cleared."""
+        if not isinstance(text, str):
+            raise InvalidPositionError("position text must be a string, not %r" % (text,))
+        fields = text.split()
+        if len(fields) < 2:
+            raise InvalidPositionError("position needs rows and side to move: %r" % (text,))
+        rows = fields[0].split("/")
+        layout = self._rows()
+        if len(rows) != len(layout):
+            raise InvalidPositionError("position needs %d rows separated by '/', got %d in %r"
+                                       % (len(layout), len(rows), text))
+        decode = {".": EMPTY, "D": DARK, "L": LIGHT}
+        for value in self.EXTRA_CHARS:
+            decode[self.EXTRA_CHARS[value]] = value
+        cells = bytearray(self.grid.CELLS)
+        for k in range(len(rows)):
+            row = layout[k]
+            placed = 0
+            number = 0
+            for ch in rows[k] + " ":
+                if "0" <= ch <= "9":
+                    number = number * 10 + int(ch)
+                    continue
+                placed += number
+                number = 0
+                if ch == " ":
+                    break
+                if ch not in decode:
+                    raise InvalidPositionError("unknown character %r in row %r" % (ch, rows[k]))
+                if placed < len(row):
+                    cells[row[placed]] = decode[ch]
+                placed += 1
+            if placed != len(row):
+                raise InvalidPositionError("row %r has %d cells, not %d"
+                                           % (rows[k], placed, len(row)))
+        if fields[1] not in ("D", "L"):
+            raise InvalidPositionError("side to move must be D or L, not %r" % (fields[1],))
+        self._cells[:] = cells
+        self.turn = DARK if fields[1] == "D" else LIGHT
+        self._stack = []
+        self.claims = []
+        self._legal_cache = None
+        self._parse_fields(fields[2:])
+        self._after_setup()
+        self.start_text = self.text()
+
+    def __str__(self):
+        return self.text()
+
+    def __repr__(self):
+        return "%s.Board(%r)" % (self.GAME, self.text())
+
+
+def enclosed(cells, nb, directions, cell, me):
+    """The opponent disks enclosed by a disk of `me` on `cell`, in every direction of the
+    neighbour table `nb` (nb[cell * directions + d], 255 off the board): Othello's capture."""
+    opp = me ^ 3
+    out = []
+    base = cell * directions
+    for d in range(directions):
+        x = nb[base + d]
+        if x == 255 or cells[x] != opp:
+            continue
+        run = [x]
+        x = nb[x * directions + d]
+        while x != 255 and cells[x] == opp:
+            run.append(x)
+            x = nb[x * directions + d]
+        if x != 255 and cells[x] == me:
+            out.extend(run)
+    return out
+
+
+def encloses(cells, nb, directions, cell, me):
+    """Whether a disk of `me` on `cell` would enclose at least one opponent disk."""
+    opp = me ^ 3
+    base = cell * directions
+    for d in range(directions):
+        x = nb[base + d]
+        if x == 255 or cells[x] != opp:
+            continue
+        x = nb[x * directions + d]
+        while x != 255 and cells[x] == opp:
+            x = nb[x * directions + d]
+        if x != 255 and cells[x] == me:
+            return True
+    return False
+
+
+def perft(board, depth):
+    """The number of placement sequences of `depth` placements from `board` (games that end
+    early count as one leaf where they end)."""
+    if depth == 0 or board.is_game_over():
+        return 1
+    if depth == 1:
+        return board.count_moves()
+    total = 0
+    for cell in board._legal():
+        board.push(cell)
+        total += perft(board, depth - 1)
+        board.pop()
+    return total
