@@ -154,10 +154,20 @@ def bench_emulated_board(emu_dir):
     report("pico-board", figures, pico=True)
 
 
+def bench_engine():
+    """tests/bench/engine.py: nodes a second on both interpreters and the match table between
+    every pair of players (BENCH_MATCH_GAMES games a pair, default 10; the 200-game figures
+    of docs/engine.md come from `iago match`)."""
+    games = os.environ.get("BENCH_MATCH_GAMES", "10")
+    subprocess.run([sys.executable, str(HERE / "engine.py"), "--games", games], check=False,
+                   timeout=3600)
+
+
 def main():
     print("%-14s %-30s %12s %s" % ("instrument", "figure", "value", "unit"))
     bench_cpython()
     bench_unix_micropython()
+    bench_engine()
     emu_dir = os.environ.get("RP2EMU")
     if emu_dir:
         bench_emulated_pico(emu_dir)
