@@ -13,14 +13,15 @@
 Headers are `[Name "value"]` lines (a `Position` header holds the starting position text when
 the game did not start on the empty board). Move text numbers each pair of placements (dark's,
 then light's); `claim` before a placement records a granted penalty claim; `{...}` is a
-comment; the result (`1-0` dark won, `0-1` light won, `*` unfinished) ends the game.
+comment; the result (`1-0` dark won, `0-1` light won, `1/2-1/2` a draw, `*` unfinished) ends
+the game. The `Game` header names the game (Iago when absent; Othello, Io, Number line): its
+rules module reads the Rules and Position headers and the cell names.
 """
 
-from iago import hexgrid
+from iago import games
 from iago.errors import IagoError, InvalidRecordError
-from iago.rules import STARTING_TEXT, Board, Rules
 
-RESULTS = ("1-0", "0-1", "*")
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _HEADER_ORDER = ("Game", "Event", "Site", "Date", "Dark", "Light", "Rules", "Position",
                  "Result", "Score")
 
@@ -47,9 +48,24 @@ class Game:
                 return
         self.headers.append((name, value))
 
+    def module(self):
+        """The rules module of the game the record's Game header names."""
+        name = self.header("Game", "Iago")
+        try:
+            return games.module(name.replace(" ", ""))
+        except IagoError as exc:
+            raise InvalidRecordError("Game header: %s" % exc)
+
+    def _start(self):
+        """The board the game starts from (no moves played)."""
+        module = self.module()
+        try:
+            return module.Board(self.header("Position"), self.rules())
+        except IagoError as exc:
+            raise InvalidRecordError("Position header: %s" % exc)
+
     def _light_starts(self):
-        position = self.header("Position", STARTING_TEXT).split()
-        return 1 if len(position) > 1 and position[1] == "L" else 0
+        return 1 if self._start().turn == 2 else 0
 
     def _label(self, ply):
         """'3.' for dark's third placement, '3...' for light's."""
@@ -57,17 +73,17 @@ class Game:
         return "%d.%s" % (ply // 2 + 1, ".." if ply % 2 else "")
 
     def rules(self):
+        module = self.module()
         try:
-            return Rules.parse(self.header("Rules", "standard"))
+            if self.header("Rules") is None:
+                return module.Board.default_rules()
+            return module.Rules.parse(self.header("Rules"))
         except IagoError as exc:
             raise InvalidRecordError("Rules header: %s" % exc)
 
     def board(self, plies=None):
         """The board after `plies` placements (default: all), replayed and checked."""
-        try:
-            board = Board(self.header("Position", STARTING_TEXT), self.rules())
-        except IagoError as exc:
-            raise InvalidRecordError("Position header: %s" % exc)
+        board = self._start()
         count = len(self.moves) if plies is None else plies
         for ply in range(count):
             if ply in self.claims and not board.claim_penalty():
@@ -87,7 +103,9 @@ class Game:
         lines = ['[%s "%s"]' % (k, v.replace("\\", "\\\\").replace('"', '\\"'))
                  for k, v in self.headers]
         lines.append("")
-        offset = self._light_starts()
+        start = self._start()
+        name = start.grid.cell_name
+        offset = 1 if start.turn == 2 else 0
         tokens = []
         for ply in range(len(self.moves)):
             if (ply + offset) % 2 == 0:
@@ -96,7 +114,7 @@ class Game:
                 tokens.append("1...")
             if ply in self.claims:
                 tokens.append("claim")
-            tokens.append(hexgrid.cell_name(self.moves[ply]))
+            tokens.append(name(self.moves[ply]))
         if len(self.moves) in self.claims:
             tokens.append("claim")
         tokens.append(self.result)
@@ -115,11 +133,12 @@ class Game:
 
 def from_board(board, headers=None):
     """A Game of everything played on `board`, with the result filled in when it is over."""
-    game = Game([("Game", "Iago")], board.move_stack, board.claims)
+    module = games.module(board.GAME)
+    game = Game([("Game", module.TITLE)], board.move_stack, board.claims)
     for key, value in headers or ():
         game.set_header(key, value)
     game.set_header("Rules", board.rules.name())
-    if board.start_text != STARTING_TEXT:
+    if board.start_text != module.Board(None, board.rules).text():
         game.set_header("Position", board.start_text)
     outcome = board.outcome()
     game.result = outcome.result() if outcome else "*"
@@ -159,7 +178,7 @@ def parse(text):
         else:
             in_headers = False
             body.append(line)
-    _parse_moves(" ".join(body), game)
+    _parse_moves(" ".join(body), game, game._start().grid)
     board = game.board()
     declared = game.header("Result")
     if declared is not None and declared != game.result:
@@ -197,7 +216,7 @@ def _parse_header(line, lineno):
     return name, out
 
 
-def _parse_moves(movetext, game):
+def _parse_moves(movetext, game, grid):
     text = movetext
     tokens = []
     i = 0
@@ -233,7 +252,7 @@ def _parse_moves(movetext, game):
             if number != token and number.startswith("."):
                 token = number.lstrip(".")  # "1.E4" written without a space
             try:
-                game.moves.append(hexgrid.parse_cell(token))
+                game.moves.append(grid.parse_cell(token))
             except IagoError:
                 raise InvalidRecordError("unknown token %r in the move text" % (token,))
     game.result = result or "*"

@@ -224,6 +224,10 @@ class Board:
     def from_text(cls, text, rules=None):
         return cls(text, rules)
 
+    @classmethod
+    def default_rules(cls):
+        return STANDARD
+
     def copy(self):
         board = Board(None, self.rules)
         board._cells[:] = self._cells
