@@ -10,7 +10,7 @@ import sys
 import time
 
 import iago
-from iago import record
+from iago import games, record
 from host_sim import render
 
 EXIT_BAD_INPUT = 2
@@ -28,9 +28,9 @@ def _fail(message):
     raise SystemExit(EXIT_BAD_INPUT)
 
 
-def _rules(name):
+def _game(name):
     try:
-        return iago.Rules.parse(name)
+        return games.module(name)
     except iago.IagoError as exc:
         raise argparse.ArgumentTypeError(str(exc))
 
@@ -55,18 +55,18 @@ def _positions(args):
             yield text
 
 
-def _board(text, rules):
-    return iago.Board(text, rules)
+def _board(text, args):
+    return args.module.Board(text, args.rules)
 
 
 def cmd_moves(args):
     for text in _positions(args):
-        board = _board(text, args.rules)
-        print(" ".join(iago.cell_name(c) for c in board.legal_moves), flush=True)
+        board = _board(text, args)
+        print(" ".join(board.grid.cell_name(c) for c in board.legal_moves), flush=True)
 
 
 def cmd_play(args):
-    board = _board(args.position, args.rules)
+    board = _board(args.position, args)
     for move in args.moves:
         if move.lower() == "claim":
             if not board.claim_penalty():
@@ -77,7 +77,7 @@ def cmd_play(args):
 
 
 def cmd_perft(args):
-    board = _board(args.position, args.rules)
+    board = _board(args.position, args)
     start = time.perf_counter()
     nodes = iago.perft(board, args.depth)
     elapsed = time.perf_counter() - start
@@ -86,10 +86,10 @@ def cmd_perft(args):
     sys.stderr.write("perft(%d) %.3f s, %.0f leaves/s\n" % (args.depth, elapsed, rate))
 
 
-def _load(source, rules):
+def _load(source, args):
     """A board from position text or from a record file (its final position)."""
     if source is None:
-        return iago.Board(rules=rules), None
+        return args.module.new_board(args.rules), None
     if os.path.isfile(source):
         try:
             with open(source, encoding="utf-8") as handle:
@@ -102,11 +102,11 @@ def _load(source, rules):
     if len(source.split()) < 2:
         raise iago.InvalidPositionError("%r is neither a record file nor a position text "
                                         "(rows and side to move)" % source)
-    return _board(source, rules), None
+    return _board(source, args), None
 
 
 def cmd_show(args):
-    board, game = _load(args.source, args.rules)
+    board, game = _load(args.source, args)
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     out = []
     if game is not None:
@@ -122,7 +122,7 @@ def cmd_show(args):
 
 
 def cmd_score(args):
-    board = _board(args.position, args.rules)
+    board = _board(args.position, args)
     print("\n".join(render.describe_scores(board)))
     print(render.describe_outcome(board))
 
@@ -173,16 +173,23 @@ def cmd_versus(args):
 
 
 def build_parser():
-    parser = _Parser(prog="iago", description="Iago rules on the command line. Positions are "
-                     "position texts such as '5/6/7/8/9/8/7/6/5 D' (quote them).")
+    parser = _Parser(prog="iago", description="Iago and the other games of the family on the "
+                     "command line. Positions are position texts such as "
+                     "'5/6/7/8/9/8/7/6/5 D' (quote them; docs/rules.md).")
+    parser.add_argument("--game", type=_game, default=games.module(games.DEFAULT),
+                        metavar="GAME", dest="module", help="iago (default), othello, io or "
+                        "numberline: the game every command works on")
+    parser.add_argument("--rules", default=None, metavar="R", dest="game_rules",
+                        help="the rules for every command (as each command's --rules)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    rules_help = ("standard (default), loose, simple, a +-combination such as loose+simple, "
-                  "optionally +penalty")
+    rules_help = ("Iago: standard (default), loose, simple, a +-combination such as "
+                  "loose+simple, optionally +penalty; Othello: standard; Io: 9x9 (default) or "
+                  "7x7; number line: standard, ties-to-2, holes=22,26 or a +-combination")
 
     def add(name, func, help_text):
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--rules", type=_rules, default=iago.STANDARD, metavar="R", help=rules_help)
+        p.add_argument("--rules", default=None, metavar="R", help=rules_help)
         p.set_defaults(func=func)
         return p
 
@@ -197,7 +204,8 @@ def build_parser():
     p = add("perft", cmd_perft, "the number of leaf positions DEPTH placements ahead (time on "
             "stderr)")
     p.add_argument("depth", type=_depth, metavar="DEPTH")
-    p.add_argument("position", nargs="?", default=iago.STARTING_TEXT, metavar="POSITION")
+    p.add_argument("position", nargs="?", default=None, metavar="POSITION",
+                   help="default: the game's start")
     p = add("show", cmd_show, "draw a position, or the final position of a game record file, "
             "with both scores")
     p.add_argument("source", nargs="?", metavar="POSITION|RECORD-FILE")
@@ -232,7 +240,17 @@ def build_parser():
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if hasattr(args, "rules"):
+        if args.rules is None:
+            args.rules = args.game_rules
+        try:
+            args.rules = (args.module.Rules.parse(args.rules) if args.rules is not None else
+                          args.module.Board.default_rules())
+        except iago.IagoError as exc:
+            parser.print_usage(sys.stderr)
+            _fail("argument --rules: %s" % exc)
     try:
         args.func(args)
     except iago.IagoError as exc:

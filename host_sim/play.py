@@ -11,7 +11,7 @@ import sys
 import time
 
 import iago
-from iago import engine
+from iago import engine, games
 from host_sim import render
 
 OPENING_PLIES = 4   # random placements before the players take over, the same for a pair
@@ -32,36 +32,45 @@ def player_name(player):
     return player if isinstance(player, str) else "level %d" % player
 
 
-def play_game(dark, light, rules, seed, opening=OPENING_PLIES, nodes=None):
+def engine_for(board):
+    """The engine module of `board`'s game: Iago's own, or the generic one (iago.search)."""
+    if board.GAME == "iago":
+        return engine
+    from iago import search
+    return search
+
+
+def play_game(dark, light, rules, seed, opening=OPENING_PLIES, nodes=None, game="iago"):
     """One game from the empty board; returns (outcome, plies).
 
     `opening` random placements (from `seed`) come first; each player then moves with a seed
     made of the game seed and the ply, so a game is fully determined by its arguments. A
     player claims a penalty whenever the rules allow it (a free placement never hurts).
     """
-    board = iago.Board(rules=rules)
+    board = games.module(game).new_board(rules)
+    eng = engine_for(board)
     rng = engine.Lcg(engine.mix_seed(seed, 7919))
     while not board.is_game_over():
         if board.can_claim():
             board.claim_penalty()
         ply = board.ply()
         if ply < opening:
-            moves = engine.candidate_moves(board)
+            moves = eng.candidate_moves(board)
             board.push(moves[rng.below(len(moves))])
             continue
         player = dark if board.turn == iago.DARK else light
-        board.push(engine.choose_move(board, player, engine.mix_seed(seed, ply), nodes))
+        board.push(eng.choose_move(board, player, engine.mix_seed(seed, ply), nodes))
     return board.outcome(), board.ply()
 
 
 def _game_task(task):
-    index, a, b, rules_name, seed, opening, nodes = task
+    index, a, b, rules_name, seed, opening, nodes, game = task
     a_dark = index % 2 == 0
     # Both games of a pair share the opening (the same game seed), colours swapped.
     game_seed = engine.mix_seed(seed, index // 2)
-    rules = iago.Rules.parse(rules_name)
+    rules = games.module(game).Rules.parse(rules_name)
     dark, light = (a, b) if a_dark else (b, a)
-    outcome, plies = play_game(dark, light, rules, game_seed, opening, nodes)
+    outcome, plies = play_game(dark, light, rules, game_seed, opening, nodes, game)
     a_side = iago.DARK if a_dark else iago.LIGHT
     a_score = outcome.dark_score if a_dark else outcome.light_score
     b_score = outcome.light_score if a_dark else outcome.dark_score
@@ -156,10 +165,10 @@ class Progress:
 
 
 def run_match(a, b, games, rules=iago.STANDARD, seed=0, jobs=1, progress=None,
-              opening=OPENING_PLIES, nodes=None):
+              opening=OPENING_PLIES, nodes=None, game="iago"):
     """Play `games` games of a against b, colours alternating (a is dark in even games)."""
     result = MatchResult(a, b, rules, games, seed)
-    tasks = [(i, a, b, rules.name(), seed, opening, nodes) for i in range(games)]
+    tasks = [(i, a, b, rules.name(), seed, opening, nodes, game) for i in range(games)]
     start = time.perf_counter()
     if jobs <= 1 or games <= 1:
         outcomes = map(_game_task, tasks)
@@ -187,7 +196,8 @@ def cmd_match(args):
     b = parse_player(args.b)
     jobs = args.jobs or os.cpu_count() or 1
     progress = Progress(args.games, a, b)
-    result = run_match(a, b, args.games, args.rules, args.seed, jobs, progress)
+    result = run_match(a, b, args.games, args.rules, args.seed, jobs, progress,
+                       game=args.module.GAME)
     print("\n".join(result.lines()), flush=True)
 
 
@@ -203,6 +213,8 @@ def describe_score(board, result, level=None):
         return "%s loses by force, by %d points" % (side, -margin)
     if level == engine.GREEDY:
         return "%+d points for %s right after the move" % (score, side)
+    if board.GAME != "iago":
+        return "%+d for %s (positive is better)" % (score, side)
     chances = 1 / (1 + math.exp(-score / engine.LOGIT))
     return "%+d for %s: winning chances about %d%%" % (score, side, round(100 * chances))
 
@@ -210,13 +222,14 @@ def describe_score(board, result, level=None):
 def analyse_lines(board, level, seed=0, nodes=None):
     if board.is_game_over():
         return [render.describe_outcome(board)]
-    result = engine.analyse(board, level, seed, nodes)
-    names = [iago.cell_name(c) for c in result.pv]
+    result = engine_for(board).analyse(board, level, seed, nodes)
+    name = board.grid.cell_name
+    names = [name(c) for c in result.pv]
     line = board.copy()
     for c in result.pv:
         line.push(c)
     return [
-        "best move %s" % iago.cell_name(result.move),
+        "best move %s" % name(result.move),
         "expected score %s" % describe_score(board, result, level),
         "principal variation %s" % " ".join(names),
         "after it: %s (dark %d, light %d)" % (line.text(), *line.scores()),
@@ -225,7 +238,7 @@ def analyse_lines(board, level, seed=0, nodes=None):
 
 
 def cmd_analyse(args):
-    board = iago.Board(args.position, args.rules)
+    board = args.module.Board(args.position, args.rules)
     if board.can_claim():
         board.claim_penalty()
     level = parse_player(args.level)
@@ -239,23 +252,56 @@ def _show(board, out, colour):
     out.write("\n".join(lines) + "\n")
 
 
-def versus(level, human, rules, stdin, stdout, seed=0, colour=False):
+def _coin_toss(module, rules, human, stdin, out, coin):
+    """Othello's start, as in the DOS program: the human calls heads or tails; the winner of
+    the toss places first. Returns the board, or None if input ended."""
+    from iago import othello
+    while True:
+        out.write("Call the coin: heads or tails? ")
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            return None
+        call = line.strip().lower()
+        if call in othello.COIN:
+            break
+        out.write("%r is neither heads nor tails.\n" % line.strip())
+    if coin is None:
+        coin = othello.COIN[os.urandom(1)[0] & 1]
+    won = othello.coin_toss(call, coin)
+    first = human if won else human ^ 3
+    out.write("The coin shows %s: %s first.\n" % (coin, "you place" if won else
+                                                   "the computer places"))
+    return othello.new_board(rules, first=first)
+
+
+def versus(level, human, rules, stdin, stdout, seed=0, colour=False, game="iago", coin=None):
     """Play against `level` in a terminal: the human plays `human` (DARK or LIGHT), moves
-    are read line by line from stdin. Returns the outcome, or None if the human quit."""
-    board = iago.Board(rules=rules)
+    are read line by line from stdin. Returns the outcome, or None if the human quit.
+    Othello starts with a coin toss (`coin`: how it falls; default a random fall)."""
+    module = games.module(game)
     out = stdout
-    out.write("You play %s against %s. Enter a cell such as E4; 'moves' lists the legal "
+    if game == "othello":
+        board = _coin_toss(module, rules, human, stdin, out, coin)
+        if board is None:
+            out.write("\nEnd of input: game stopped.\n")
+            return None
+    else:
+        board = module.new_board(rules)
+    eng = engine_for(board)
+    name = board.grid.cell_name
+    out.write("You play %s against %s. Enter a cell such as %s; 'moves' lists the legal "
               "moves, 'hint' asks the engine, 'quit' stops.\n" % (
-                  iago.side_name(human), player_name(level)))
+                  iago.side_name(human), player_name(level), name(min(board.legal_moves))))
     _show(board, out, colour)
     while not board.is_game_over():
         if board.turn != human:
             if board.can_claim():
                 board.claim_penalty()
                 out.write("The computer claims the penalty for your missed capture.\n")
-            move = engine.choose_move(board, level, engine.mix_seed(seed, board.ply()))
+            move = eng.choose_move(board, level, engine.mix_seed(seed, board.ply()))
             board.push(move)
-            out.write("The computer plays %s.\n" % iago.cell_name(move))
+            out.write("The computer plays %s.\n" % name(move))
             _show(board, out, colour)
             continue
         out.write("%s> " % iago.side_name(human))
@@ -272,11 +318,11 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False):
             out.write("Game stopped.\n")
             return None
         if lower == "moves":
-            out.write("legal moves: %s\n" % " ".join(iago.cell_name(c) for c in board.legal_moves))
+            out.write("legal moves: %s\n" % " ".join(name(c) for c in board.legal_moves))
             continue
         if lower == "hint":
-            result = engine.analyse(board, level, seed)
-            out.write("hint: %s (%s)\n" % (iago.cell_name(result.move),
+            result = eng.analyse(board, level, seed)
+            out.write("hint: %s (%s)\n" % (name(result.move),
                                            describe_score(board, result, level)))
             continue
         if lower == "claim":
@@ -292,7 +338,8 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False):
             continue
         _show(board, out, colour)
     outcome = board.outcome()
-    out.write("You %s.\n" % ("win" if outcome.winner == human else "lose"))
+    out.write("You %s.\n" % ("win" if outcome.winner == human else
+                             "draw" if outcome.winner == iago.EMPTY else "lose"))
     return outcome
 
 
@@ -300,4 +347,4 @@ def cmd_versus(args):
     level = parse_player(args.level)
     human = iago.DARK if args.colour == "dark" else iago.LIGHT
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    versus(level, human, args.rules, sys.stdin, sys.stdout, args.seed, colour)
+    versus(level, human, args.rules, sys.stdin, sys.stdout, args.seed, colour, args.module.GAME)

@@ -1,4 +1,5 @@
-"""The board drawn as hexes in a terminal, with optional ANSI colour."""
+"""The board drawn in a terminal, with optional ANSI colour: hexes for Iago, a square grid
+for Othello and Io, a row of marks for the number line."""
 
 import iago
 from iago import hexgrid
@@ -20,7 +21,48 @@ def _empty_glyph(cell):
     return "-" if cell in iago.OUTER_RING else "."
 
 
+def _glyph(state, colour, empty="."):
+    glyph = _GLYPH.get(state) or ("#" if state == 8 else empty)
+    if colour and state in _COLOUR:
+        return _COLOUR[state] + glyph + _RESET
+    return _DIM + glyph + _RESET if colour else glyph
+
+
+def _cell_text(glyph, marked):
+    return ("[%s]" if marked else " %s ") % glyph
+
+
 def draw(board, colour=False, highlight=()):
+    """The board as lines of text (see draw_hexes, draw_square, draw_line)."""
+    if board.GAME == "iago":
+        return draw_hexes(board, colour, highlight)
+    if board.GAME == "numberline":
+        return draw_line(board, colour, highlight)
+    return draw_square(board, colour, highlight)
+
+
+def draw_square(board, colour=False, highlight=()):
+    """Rank 1 at the bottom, file a on the left; '.' empty, D and L disks."""
+    grid = board.grid
+    lines = []
+    for rank in range(grid.size - 1, -1, -1):
+        text = "".join(_cell_text(_glyph(board.cell(c), colour), c in highlight)
+                       for c in range(rank * grid.size, rank * grid.size + grid.size))
+        lines.append("%d %s" % (rank + 1, text))
+    lines.append("  " + "".join(" %s " % grid.cell_name(f)[0] for f in range(grid.size)))
+    return lines
+
+
+def draw_line(board, colour=False, highlight=()):
+    """The marks in one row with their numbers under them; '#' a black hole."""
+    grid = board.grid
+    cells = range(grid.CELLS)
+    return ["".join(" %s " % _cell_text(_glyph(board.cell(c), colour), c in highlight)
+                    for c in cells),
+            "".join("  %s " % grid.cell_name(c) for c in cells)]
+
+
+def draw_hexes(board, colour=False, highlight=()):
     """The board as lines of text: row I at the top, A (dark's side) at the bottom.
 
     Empty cells: '.' inner area, '-' outer ring, '*' the centre. Disks: D and L face up, d and l
@@ -52,6 +94,11 @@ def draw(board, colour=False, highlight=()):
 def describe_scores(board):
     """'dark 12 x 6 = 72' style lines for both sides under the board's scoring."""
     out = []
+    if board.GAME != "iago":
+        for side in (iago.DARK, iago.LIGHT):
+            out.append("%-5s %d (%s)" % (iago.side_name(side), board.score(side),
+                                         board.SIDE_NAMES[side]))
+        return out
     for side in (iago.DARK, iago.LIGHT):
         inner, outer = board.area_counts(side)
         if board.rules.scoring == iago.COUNT:
@@ -68,12 +115,20 @@ def describe_outcome(board):
     outcome = board.outcome()
     if outcome is None:
         line = "%s to move" % iago.side_name(board.turn)
+        phase = getattr(board, "phase", None)
+        if phase is not None:
+            line += " (%s placement)" % ("first", "bound", "free", "single")[phase]
         if board.has_free_placement():
             line += " (penalty granted: may place on any empty hex)"
         elif board.can_claim():
             line += " (the last placement missed a forced capture: a penalty may be claimed)"
         return line
     winner = iago.side_name(outcome.winner)
+    if outcome.winner == iago.EMPTY:
+        return "game over: a draw, %d to %d" % (outcome.dark_score, outcome.light_score)
+    if outcome.tie_break == "tie":
+        return "game over: %s wins the tie at %d (ties go to player 2)" % (winner,
+                                                                          outcome.dark_score)
     if outcome.tie_break == iago.CENTRE_DISK:
         why = "scores tied at %d, %s's disk on the centre breaks the tie" % (
             outcome.dark_score, winner)

@@ -363,18 +363,3 @@ def encloses(cells, nb, directions, cell, me):
         if x != 255 and cells[x] == me:
             return True
     return False
-
-
-def perft(board, depth):
-    """The number of placement sequences of `depth` placements from `board` (games that end
-    early count as one leaf where they end)."""
-    if depth == 0 or board.is_game_over():
-        return 1
-    if depth == 1:
-        return board.count_moves()
-    total = 0
-    for cell in board._legal():
-        board.push(cell)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total

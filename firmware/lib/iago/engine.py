@@ -16,6 +16,8 @@ alike: no `random` module, no hashing, no floats. docs/engine.md explains the de
 """
 
 from iago import hexgrid
+from iago import searchcore
+from iago.searchcore import Lcg, mix_seed  # noqa: F401  (re-exported: engine.Lcg, engine.mix_seed)
 from iago.rules import (CAPTIVE, COUNT, FORCED_CAPTURE, MOVES, RELEASE_ON, SCRATCH_SIZE,
                         generate)
 
@@ -84,42 +86,9 @@ def _cell_classes():
 CLASSES = _cell_classes()
 
 
-class Lcg:
-    """A small linear congruential generator: the same numbers on every interpreter."""
-
-    def __init__(self, seed=0):
-        self.state = (seed * 2654435761 + 0x5DEECE) & 0x7FFFFFFF
-
-    def below(self, n):
-        """A number in 0..n-1."""
-        self.state = (self.state * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.state >> 8) % n
-
-
-def mix_seed(*parts):
-    """One seed from several small numbers (game seed, ply, ...), identical everywhere."""
-    h = 0x12345
-    for p in parts:
-        h = ((h ^ (p & 0x3FFFFFFF)) * 16777619) & 0x3FFFFFFF
-    return h
-
-
-class Result:
-    """What a search found: the move, its score for the side to move, the principal variation.
-
-    `score` is for the side to move: its estimated winning chances (LOGIT units a logit;
-    0 is even) while the end is out of sight, WIN + margin for a win by `margin` points and
-    -WIN + margin for a loss once the search sees it (`proven`). `depth` is the last completed
-    iteration, `nodes` the positions visited.
-    """
-
-    def __init__(self, move, score, pv, depth, nodes, proven):
-        self.move = move
-        self.score = score
-        self.pv = pv
-        self.depth = depth
-        self.nodes = nodes
-        self.proven = proven
+class Result(searchcore.Result):
+    """A search's Result (iago.searchcore); `score` while the end is out of sight is the side
+    to move's estimated winning chances in LOGIT units a logit (0 is even)."""
 
     def __repr__(self):
         return "Result(move=%s, score=%d, pv=%s, depth=%d, nodes=%d%s)" % (

@@ -32,7 +32,7 @@ def search(board, level=5, seed=0, nodes=None):
     `iago.engine.Search` (step(max_nodes) -> done, best(), result()). Iago has its own tuned
     engine; the other games share the generic one in `iago.search`."""
     if board.GAME == "iago":
-        from iago.engine import Search
-    else:
-        from iago.search import Search  # type: ignore[no-redef,import-not-found]
-    return Search(board, level, seed=seed, nodes=nodes)
+        from iago import engine
+        return engine.Search(board, level, seed=seed, nodes=nodes)
+    from iago import search as generic
+    return generic.Search(board, level, seed=seed, nodes=nodes)

@@ -15,6 +15,7 @@ The position text ends with the phase: `first`, `bound=<cell>` (the opponent's l
 which the bound stone must touch), `free`, or `single`.
 """
 
+import iago
 from iago import countgame, squaregrid
 from iago.errors import InvalidCellError, InvalidPositionError
 from iago.rules import DARK, EMPTY, LIGHT
@@ -35,7 +36,7 @@ BOUND = const(1)
 FREE = const(2)
 SINGLE = const(3)
 PHASE_NAMES = ("first", "bound", "free", "single")
-perft = countgame.perft
+perft = iago.perft
 
 
 class Rules(countgame.SimpleRules):

@@ -12,6 +12,7 @@ anything, as it never holds a coin). `standard` is neither. Black holes show as 
 position text, which is the ten marks from 20 to 29 and the side to move: `10 D` at the start.
 """
 
+import iago
 from iago import countgame, linegrid
 from iago.errors import InvalidPositionError, InvalidRulesError
 from iago.rules import DARK, EMPTY, LIGHT
@@ -28,7 +29,7 @@ SIDE_NAMES = {DARK: "pennies", LIGHT: "dimes"}
 HOLE = const(8)
 STARTING_TEXT = "10 D"
 LINE = linegrid.LINE
-perft = countgame.perft
+perft = iago.perft
 
 
 class Rules:

@@ -16,6 +16,7 @@ side that begins (dark by default, as in tournament Othello).
     ['d3', 'c4', 'f5', 'e6']
 """
 
+import iago
 from iago import countgame, squaregrid
 from iago.errors import IagoError
 from iago.rules import DARK, EMPTY, LIGHT
@@ -29,7 +30,7 @@ GRID = squaregrid.grid(8)
 _NB = GRID.NEIGHBOURS
 _enclosed = countgame.enclosed
 _encloses = countgame.encloses
-perft = countgame.perft
+perft = iago.perft
 
 
 class Rules(countgame.SimpleRules):
