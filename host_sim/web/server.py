@@ -5,6 +5,9 @@
     GET  /api/events           Server-Sent Events: state, leds, log, viewers
     GET  /api/record           the game so far as a record file (.iago)
     POST /api/ACTION           a JSON object in, {"ok": true, ...} out; see docs/web.md
+    GET  /table                the other games (Othello, Io, the number line): static/table.html
+    GET  /api/table/state, /api/table/events, /api/table/record; POST /api/table/ACTION
+                               the same for those games (tabledriver.py)
 
 Every refused request gets a 4xx status and {"ok": false, "error": "..."}; nothing a page sends
 reaches the board unchecked, and no request can stop the server. POSTs must be JSON
@@ -26,6 +29,7 @@ from urllib.parse import urlsplit
 from host_sim.web import records
 from host_sim.web.api import ApiError
 from host_sim.web.hub import Hub
+from host_sim.web.tabledriver import TableDriver
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 256 * 1024
@@ -84,6 +88,14 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if path in ("/", "/index.html"):
                 self._static("index.html")
+            elif path in ("/table", "/table.html"):
+                self._static("table.html")
+            elif path == "/api/table/state":
+                self._json(200, {"ok": True, "snapshot": self.app.table_hub.state()})
+            elif path == "/api/table/events":
+                self._events(self.app.table_hub)
+            elif path == "/api/table/record":
+                self._record(self.app.table, self.app.table.board.GAME)
             elif path.startswith("/static/"):
                 self._static(path[len("/static/"):])
             elif path == "/favicon.ico":
@@ -116,7 +128,7 @@ class Handler(BaseHTTPRequestHandler):
         kind = _STATIC_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
         self._send(200, path.read_bytes(), kind or "application/octet-stream")
 
-    def _events(self):
+    def _events(self, hub=None):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
@@ -131,11 +143,11 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
             self.wfile.flush()
 
-        self.app.hub.stream(write)
+        (hub or self.app.hub).stream(write)
 
-    def _record(self):
-        text = self.app.driver.record()
-        name = time.strftime("iago-%Y%m%d-%H%M%S.iago")
+    def _record(self, driver=None, game="iago"):
+        text = (driver or self.app.driver).record()
+        name = time.strftime(game + "-%Y%m%d-%H%M%S.iago")
         self._send(200, text.encode(), "text/plain; charset=utf-8",
                    [("Content-Disposition", 'attachment; filename="%s"' % name)])
 
@@ -147,7 +159,10 @@ class Handler(BaseHTTPRequestHandler):
             if not path.startswith("/api/"):
                 raise ApiError(404, "actions are POSTed to /api/ACTION, not %r" % path)
             body = self._body()
-            result = self.app.driver.handle(path[len("/api/"):], body)
+            if path.startswith("/api/table/"):
+                result = self.app.table.handle(path[len("/api/table/"):], body)
+            else:
+                result = self.app.driver.handle(path[len("/api/"):], body)
         except ApiError as exc:
             self._refuse(exc.status, exc.message)
             return
@@ -226,6 +241,9 @@ class App:
     def __init__(self, driver, hub, host="127.0.0.1", port=8000, verbose=False):
         self.driver = driver
         self.hub = hub
+        # Othello, Io and the number line: the rules alone, on the page's table.
+        self.table_hub = Hub()
+        self.table = TableDriver(self.table_hub)
         self.verbose = verbose
         self.httpd = _Server((host, port), Handler)
         self.httpd.app = self
@@ -249,6 +267,8 @@ class App:
 
     def close(self):
         self.hub.close()
+        self.table_hub.close()
+        self.table.close()
         self.httpd.shutdown()
         self.httpd.server_close()
         self.driver.close()
@@ -303,6 +323,7 @@ def main(args):
         pass
     finally:
         hub.close()
+        app.table_hub.close()
         app.httpd.server_close()
         driver.close()
     return 0
