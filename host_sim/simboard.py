@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MAP = ROOT / "hardware" / "board.json"
 HAND_MS = 350          # a hand lifting a disk, turning it and putting it back
 REST_MS = 400          # a placed disk left alone long enough to count
-_FLIP = {"D": "d", "d": "D", "L": "l", "l": "L"}
+_FLIP = {"D": "d", "d": "D", "L": "l", "l": "L"}   # Iago: a turned disk shows its red side
+_TURN = {"D": "L", "L": "D"}                        # the other games: the other colour
 
 
 class SimSerial:
@@ -78,6 +79,8 @@ class SimBoard:
         self._forced = {}          # cell -> closed, overriding the disk while bouncing
         from gameboard import boardmap
         self.boardmap = boardmap.load(self.map_path)
+        from gameboard.layout import Layout
+        self.layout = Layout(self.boardmap.geometry, self.boardmap.size)
         wiring = boardmap.load(str(wiring_map)) if wiring_map else self.boardmap
         self.circuit = Circuit.for_board(wiring, diodes, self.clock)
         self._uninstall = install(self.circuit, self.clock)
@@ -143,15 +146,17 @@ class SimBoard:
     def place(self, cell, face=None, rest_ms=REST_MS):
         """Put a disk on an empty hex (default face: the colour of the side to move) and let
         it rest. Raises ValueError if a disk is already there."""
-        cell = _cell(cell)
+        cell = self._cell(cell)
         if cell in self.disks:
-            raise ValueError("%s already holds a disk" % iago.cell_name(cell))
+            raise ValueError("%s already holds a disk" % self.layout.cell_name(cell))
         if face is None:
             face = "D" if self.app is None or self.app.controller.game.turn == iago.DARK else "L"
         self.disks[cell] = face
         self._switch_changed(cell, True)
         if self.crosstalk and self.rng.random() < self.crosstalk:
-            neighbours = [n for n in (iago.hexgrid.neighbour(cell, d) for d in range(6))
+            grid = self.layout.grid
+            directions = 6 if self.layout.game == "iago" else 8
+            neighbours = [n for n in (grid.neighbour(cell, d) for d in range(directions))
                           if n is not None and n not in self.disks]
             if neighbours:
                 ghost = self.rng.choice(neighbours)
@@ -161,9 +166,9 @@ class SimBoard:
 
     def lift(self, cell, hold_ms=50):
         """Take a disk off its hex; returns its face. Raises ValueError on an empty hex."""
-        cell = _cell(cell)
+        cell = self._cell(cell)
         if cell not in self.disks:
-            raise ValueError("%s holds no disk" % iago.cell_name(cell))
+            raise ValueError("%s holds no disk" % self.layout.cell_name(cell))
         face = self.disks.pop(cell)
         self._switch_changed(cell, False)
         self.advance(hold_ms)
@@ -175,11 +180,11 @@ class SimBoard:
     def flip(self, cell):
         """Lift a disk, turn it over and put it back, at human speed."""
         face = self.lift(cell, HAND_MS)
-        self.put(cell, _FLIP[face])
+        self.put(cell, (_FLIP if self.layout.game == "iago" else _TURN)[face])
 
     def slide(self, path, step_ms=40):
         """Slide a disk across the hexes of `path` (it rests on none but the last)."""
-        path = [_cell(c) for c in path]
+        path = [self._cell(c) for c in path]
         face = "D" if self.app is None or self.app.controller.game.turn == iago.DARK else "L"
         for cell in path[:-1]:
             self.disks[cell] = face
@@ -197,7 +202,7 @@ class SimBoard:
 
     def stick(self, cell, stuck=True):
         """A switch stuck closed (or mended)."""
-        cell = _cell(cell)
+        cell = self._cell(cell)
         if stuck:
             self.stuck.add(cell)
         else:
@@ -209,10 +214,10 @@ class SimBoard:
     def leds(self):
         """{cell name: (r, g, b)} as the LEDs show them now."""
         colours = self.circuit.led_colours()
-        return {iago.cell_name(c): colours[c] for c in range(iago.CELLS)}
+        return {self.layout.cell_name(c): colours[c] for c in range(self.layout.cells)}
 
     def led(self, cell):
-        return self.circuit.led_colours()[_cell(cell)]
+        return self.circuit.led_colours()[self._cell(cell)]
 
     @property
     def controller(self):
@@ -276,11 +281,11 @@ class SimBoard:
             self._sync_switches()
 
     def _sync_switches(self):
-        for cell in range(iago.CELLS):
+        for cell in range(self.layout.cells):
             closed = cell in self.disks or cell in self.stuck
             closed = self._forced.get(cell, closed) or cell in self.stuck
             self.circuit.set_cell(cell, closed)
 
 
-def _cell(cell):
-    return iago.parse_cell(cell) if isinstance(cell, str) else cell
+    def _cell(self, cell):
+        return self.layout.parse_cell(cell) if isinstance(cell, str) else cell

@@ -12,6 +12,7 @@ import sys
 from gameboard.controller import NONE, Controller, elapsed
 from gameboard.leds import LedOutput
 from gameboard.debounce import Debouncer
+from gameboard.layout import Layout
 from gameboard.link import Link
 from gameboard.saves import SaveError, Saves
 from gameboard.settings import Settings
@@ -43,8 +44,9 @@ class App:
         self.diodes = boardmap.diodes
         self.debouncer = Debouncer(boardmap.debounce_ms)
         now = clock.ticks_ms()
+        self.layout = Layout(boardmap.geometry, boardmap.size)
         settings, game, flips, problem = self._load()
-        self.controller = Controller(settings, now)
+        self.controller = Controller(settings, now, self.layout)
         if game is not None:
             self.controller.restore(game, flips, now)
         # The game's controller; `controller` is the one in charge of the LEDs now: the game,
@@ -66,7 +68,8 @@ class App:
         """Swap the controller for the self-test (select held at power-on, or the host link)."""
         from gameboard.selftest import SelfTest
         ctl = self.controller
-        test = SelfTest(ctl.settings, now, self.boardmap.cell_of_led, ctl.frame, ctl.present)
+        test = SelfTest(ctl.settings, now, self.boardmap.cell_of_led, ctl.frame, ctl.present,
+                        layout=self.layout)
         self.controller = test  # type: ignore[assignment]  # the same interface
         self.link.controller = test
         return test
@@ -76,7 +79,7 @@ class App:
         from gameboard.demo import Demo
         game = self.game
         game.demo_requested = False
-        demo = Demo(game.settings, now, game.frame, seed=now)
+        demo = Demo(game.settings, now, game.frame, seed=now, layout=self.layout)
         self.controller = demo  # type: ignore[assignment]  # the same interface
         self.link.controller = demo
         return demo
@@ -89,7 +92,7 @@ class App:
 
     def _load(self):
         try:
-            loaded = self.saves.load()
+            loaded = self.saves.load(self.layout)
         except SaveError as exc:
             return Settings(), None, [], str(exc)
         if loaded is None:

@@ -19,6 +19,7 @@ FORMAT = const(1)
 CELLS = const(61)
 MATRIX_LINES = const(8)      # at most 8 row and 8 column lines: one byte of column bits a row
 NO_CELL = const(255)         # cell_of_crossing at a crossing no hex uses
+SQUARE_SIZES = (7, 8)        # square boards the firmware referees (gameboard/layout.py)
 
 # GPIOs a board may use: GP23-25 and GP29 are wired on the Pico itself (power-supply mode,
 # VBUS sense, on-board LED, VSYS sense).
@@ -40,6 +41,9 @@ DEFAULTS = {
     # A diode in series with every switch (the documented build). Without them the matrix
     # shows ghost presses, and the firmware never plays a hex that could be one.
     "diodes": True,
+    # The board's shape: {"kind": "hex"} (61 hexes, Iago) or {"kind": "square", "size": 8}
+    # (Othello) / 7 (Io 7x7); gameboard/layout.py.
+    "geometry": {"kind": "hex"},
 }
 REQUIRED = ("format", "name", "rows", "cols", "led_pin", "cells")
 OPTIONAL = ("notes",)
@@ -59,11 +63,13 @@ class BoardMap:
                          neopixel's ORDER: (1, 0, 2) for GRB
     buttons              {"select": gpio, "confirm": gpio}, either or both may be absent
     current_budget_ma, led_ma_per_channel, led_idle_ma, debounce_ms
+    geometry, size       "hex" (size 9) or "square" (size 7 or 8)
+    cells                how many cells: 61 hexes, or size * size squares
     cell_of_crossing     bytearray(64): crossing (row * 8 + col, positions in row_pins and
-                         col_pins) -> cell 0-60, or NO_CELL where no hex is wired
-    crossing_of_cell     bytearray(61): cell -> crossing
-    led_of_cell          bytearray(61): cell -> position in the LED chain
-    cell_of_led          bytearray(61): position in the LED chain -> cell
+                         col_pins) -> cell, or NO_CELL where no cell is wired
+    crossing_of_cell     bytearray(cells): cell -> crossing
+    led_of_cell          bytearray(cells): cell -> position in the LED chain
+    cell_of_led          bytearray(cells): position in the LED chain -> cell
 
     It has no methods, so nothing in it refers to this module: once the map is loaded, the
     module can be dropped from sys.modules to give its heap back.
@@ -84,6 +90,9 @@ class BoardMap:
     led_idle_ma: int
     debounce_ms: int
     diodes: bool
+    geometry: str
+    size: int
+    cells: int
     cell_of_crossing: bytearray
     crossing_of_cell: bytearray
     led_of_cell: bytearray
@@ -199,7 +208,8 @@ def check(data):
     bmap.diodes = data["diodes"]
     if bmap.debounce_ms > 1000:
         _fail("debounce_ms %d is longer than any switch bounces (at most 1000)" % bmap.debounce_ms)
-    idle = bmap.led_idle_ma * CELLS
+    _geometry(data["geometry"], bmap)
+    idle = bmap.led_idle_ma * bmap.cells
     if bmap.current_budget_ma <= idle:
         _fail("current_budget_ma %d does not cover the LEDs' idle draw of %d mA"
               % (bmap.current_budget_ma, idle))
@@ -210,25 +220,56 @@ def check(data):
     return bmap
 
 
+def _geometry(geometry, bmap):
+    kind = geometry.get("kind") if isinstance(geometry, dict) else None
+    if kind == "hex" and sorted(geometry) == ["kind"]:
+        bmap.geometry = "hex"
+        bmap.size = 9
+        bmap.cells = CELLS
+        return
+    if kind == "square" and sorted(geometry) == ["kind", "size"]:
+        size = geometry["size"]
+        if _is_int(size) and size in SQUARE_SIZES:
+            bmap.geometry = "square"
+            bmap.size = size
+            bmap.cells = size * size
+            return
+        _fail("geometry: a square board is %s squares a side (the reed matrix has at most "
+              "%d x %d crossings), not %s" % (" or ".join(str(n) for n in SQUARE_SIZES),
+                                             MATRIX_LINES, MATRIX_LINES, _show(size)))
+    _fail("geometry must be {\"kind\": \"hex\"} or {\"kind\": \"square\", \"size\": 8}, "
+          "not %s" % _show(geometry))
+
+
+def _names(bmap):
+    """The cell names of the map's geometry, in cell order, and how to describe them."""
+    if bmap.geometry == "hex":
+        return [iago.cell_name(c) for c in range(CELLS)], "A1-A5 ... I5-I9"
+    from iago import squaregrid
+    grid = squaregrid.grid(bmap.size)
+    return [grid.cell_name(c) for c in range(bmap.cells)], "a1-%s" % grid.cell_name(bmap.cells - 1)
+
+
 def _cells(cells, bmap):
     if not isinstance(cells, dict):
-        _fail("cells must be an object of hexes: "
+        _fail("cells must be an object of cells: "
               "{\"A1\": {\"row\": 0, \"col\": 0, \"led\": 0}, ...}")
-    names = [iago.cell_name(c) for c in range(CELLS)]
+    count = bmap.cells
+    names, span = _names(bmap)
     bmap.cell_of_crossing = bytearray(b"\xff" * (MATRIX_LINES * MATRIX_LINES))
-    bmap.crossing_of_cell = bytearray(CELLS)
-    bmap.led_of_cell = bytearray(CELLS)
-    bmap.cell_of_led = bytearray(CELLS)
+    bmap.crossing_of_cell = bytearray(count)
+    bmap.led_of_cell = bytearray(count)
+    bmap.cell_of_led = bytearray(count)
     for key in sorted(cells):
         if key not in names:
-            _fail("cells: unknown cell %s (cells are A1-A5 ... I5-I9)" % _show(key))
+            _fail("cells: unknown cell %s (cells are %s)" % (_show(key), span))
     missing = [n for n in names if n not in cells]
     if missing:
         _fail("cells: missing %s" % ", ".join(missing))
     rows = len(bmap.row_pins)
     cols = len(bmap.col_pins)
-    led_user = [None] * CELLS
-    for cell in range(CELLS):
+    led_user = [None] * count
+    for cell in range(count):
         name = names[cell]
         entry = cells[name]
         if not isinstance(entry, dict) or sorted(entry) != ["col", "led", "row"]:
@@ -240,8 +281,8 @@ def _cells(cells, bmap):
         if not _is_int(col) or not 0 <= col < cols:
             _fail("cells: %s: col %s is not a position in cols (0-%d)"
                   % (name, _show(col), cols - 1))
-        if not _is_int(led) or not 0 <= led < CELLS:
-            _fail("cells: %s: LED %s is out of range (0-%d)" % (name, _show(led), CELLS - 1))
+        if not _is_int(led) or not 0 <= led < count:
+            _fail("cells: %s: LED %s is out of range (0-%d)" % (name, _show(led), count - 1))
         crossing = row * MATRIX_LINES + col
         other = bmap.cell_of_crossing[crossing]
         if other != NO_CELL:

@@ -15,7 +15,8 @@ settled placements are saved.
 
 import iago
 from gameboard import palette
-from gameboard.settings import RULE_CHOICES, SETTINGS_HEXES, Settings
+from gameboard.layout import hex_layout
+from gameboard.settings import RULE_CHOICES, Settings
 
 try:
     from micropython import const
@@ -23,7 +24,6 @@ except ImportError:
     def const(x):
         return x
 
-_CELLS = const(61)
 NONE = const(255)
 SETTLE_MS = const(300)       # a placement counts once its disk has rested this long
 TAKEBACK_HOLD_MS = const(1500)  # holding the last-placed disk off its hex takes the move back
@@ -52,13 +52,19 @@ _RULES_COLOUR = (palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_C
 # The computer hex (B1): off, dark or light; the level hex (B6): levels 1-5.
 _COMPUTER_COLOUR = (palette.SETTING_OFF, palette.DARK, palette.LIGHT)
 _LEVEL_COLOUR = (palette.HINT_DARK, palette.HINT_LIGHT, palette.DARK, palette.LIGHT, palette.WIN)
-_CENTRE_CELL = iago.CENTRE
-_CORNERS = tuple(iago.parse_cell(n) for n in ("A1", "A5", "E1", "E9", "I5", "I9"))
-# Per-cell flags for the LED frame: a settings hex, a corner (shows whose turn it is).
+# Per-cell flags for the LED frame: a settings cell, a corner (shows whose turn it is).
 _SETTINGS_HEX = const(1)
 _CORNER = const(2)
-_SPECIAL = bytes((_SETTINGS_HEX if c in SETTINGS_HEXES else 0) | (_CORNER if c in _CORNERS else 0)
-                 for c in range(_CELLS))
+
+
+def _special(layout):
+    out = bytearray(layout.cells)
+    for c in layout.setting_cells:
+        if c != NONE:
+            out[c] |= _SETTINGS_HEX
+    for c in layout.corners:
+        out[c] |= _CORNER
+    return bytes(out)
 
 
 def paint_plain(colours, palette_rgb, frame):
@@ -85,18 +91,25 @@ def elapsed(now, then):
 
 
 class Controller:
-    def __init__(self, settings=None, now=0):
+    def __init__(self, settings=None, now=0, layout=None, coin=None):
+        self.layout = layout or hex_layout()
+        n = self.n = self.layout.cells
+        self.name = self.layout.cell_name
+        self._special = _special(self.layout)
+        # Othello's coin toss: coin() -> 0 or 1 (the first side is dark on 0); random bits
+        # unless a test injects its own.
+        self.coin = coin or _coin
         self.settings = settings or Settings()
-        self.game = iago.Board(rules=self.settings.rules_object())
-        self.present = bytearray(_CELLS)   # debounced: 1 = a disk is on the hex
-        self.face_ok = bytearray(_CELLS)   # 1 = the disk there shows the face the game has
-        self.hint = bytearray(_CELLS)      # 1 = a legal move (see _fresh_hints)
+        self.game = self._new_board()
+        self.present = bytearray(n)   # debounced: 1 = a disk is on the cell
+        self.face_ok = bytearray(n)   # 1 = the disk there shows the face the game has
+        self.hint = bytearray(n)      # 1 = a legal move (see _fresh_hints)
         self.hints_stale = True
         # 1 = closed at power-on where the saved game has no disk: a stray disk or a stuck
         # switch, never played until it opens once
-        self.suspect = bytearray(_CELLS)
-        self.frame = bytearray(_CELLS * 3)  # RGB in cell order, read by the LED output
-        self._colours = bytearray(_CELLS)   # palette index per cell, painted into frame
+        self.suspect = bytearray(n)
+        self.frame = bytearray(n * 3)  # RGB in cell order, read by the LED output
+        self._colours = bytearray(n)   # palette index per cell, painted into frame
         self.outbox = []                   # host-link events, drained by the app
         self.phase = STARTUP
         self.phase_since = now
@@ -136,9 +149,9 @@ class Controller:
         self.present[cell] = closed
         if ambiguous and closed and self.game.cell(cell) == iago.EMPTY:
             self.suspect[cell] = 1
-            self._emit({"event": "ghost", "cell": iago.cell_name(cell)})
+            self._emit({"event": "ghost", "cell": self.name(cell)})
         self.dirty = True
-        self._emit({"event": "placed" if closed else "lifted", "cell": iago.cell_name(cell)})
+        self._emit({"event": "placed" if closed else "lifted", "cell": self.name(cell)})
         if self.phase == STARTUP:
             return
         game = self.game
@@ -146,7 +159,7 @@ class Controller:
         if closed:
             if occupied and not self.face_ok[cell]:
                 self.face_ok[cell] = 1
-                self._emit({"event": "flip_done", "cell": iago.cell_name(cell)})
+                self._emit({"event": "flip_done", "cell": self.name(cell)})
                 if self._pending() == 0:
                     self._emit({"event": "flips_done"})
                 # Saved after every flip, so a power cut never asks to turn a disk twice.
@@ -155,11 +168,11 @@ class Controller:
                 self.lifted_last = False
                 if elapsed(now, self.lifted_at) <= TAP_MS and game.rules.penalty:
                     self._claim(now)
-            if cell in SETTINGS_HEXES and self._pregame():
+            if self._special[cell] & _SETTINGS_HEX and self._pregame():
                 self.setting_cell = cell
                 self.setting_since = now
                 self.setting_done = False
-            if cell == _CENTRE_CELL and self._pregame():
+            if cell == self.layout.demo_cell and self._pregame():
                 self.centre_since = now
         else:
             self.suspect[cell] = 0
@@ -182,7 +195,7 @@ class Controller:
                 return
             self._enter(PLAY if not self.game.is_game_over() else OVER, now)
             cells = self.game._cells
-            for c in range(_CELLS):
+            for c in range(self.n):
                 self.suspect[c] = 1 if self.present[c] and not cells[c] else 0
             self._report_startup()
             self._try_place(now)
@@ -190,7 +203,7 @@ class Controller:
             self.tentative = NONE
             self.dirty = True
             self.save_due = True
-            self._emit({"event": "settled", "cell": iago.cell_name(self.game.peek())})
+            self._emit({"event": "settled", "cell": self.name(self.game.peek())})
             self._try_place(now)   # a disk put down meanwhile is the next placement
         if (self.lifted_last and self.phase == PLAY and
                 elapsed(now, self.lifted_at) >= TAKEBACK_HOLD_MS):
@@ -235,35 +248,39 @@ class Controller:
         if not self.suggesting and game.turn != self.settings.computer_side():
             return
         if self.search is None:
-            from iago.engine import Search
+            from iago import games
             level = self.settings.level
-            self.search = Search(game, level, seed=game.ply(), nodes=BOARD_NODES[level - 1])
+            nodes = BOARD_NODES[level - 1] if self.layout.game == "iago" else None
+            self.search = games.search(game, level, seed=game.ply(), nodes=nodes)
         if self.search.step(THINK_NODES):
             self.engine_move = self.search.best()
             self.search = None
             self.dirty = True
             self._emit({"event": "suggestion" if self.suggesting else "computer_move",
-                        "cell": iago.cell_name(self.engine_move),
+                        "cell": self.name(self.engine_move),
                         "side": iago.side_name(game.turn)})
             self.suggesting = False
 
     def pregame_centre_held(self, now):
-        return (self._pregame() and self.present[_CENTRE_CELL] and not self.demo_requested and
+        return (self._pregame() and self.present[self.layout.demo_cell] and not self.demo_requested and
                 elapsed(now, self.centre_since) >= DEMO_HOLD_MS)
 
     def new_game(self, now, why="command", settings=None):
         if settings is not None:
             self.settings = settings
-        self.game = iago.Board(rules=self.settings.rules_object())
+        self.game = self._new_board()
         self.tentative = NONE
         self.lifted_last = False
-        for c in range(_CELLS):
+        for c in range(self.n):
             self.face_ok[c] = 1
         self._game_changed()
         if self.phase != STARTUP:
             self._enter(PLAY, now)
         self.save_due = True
-        self._emit({"event": "new_game", "why": why, "rules": self.game.rules.name()})
+        event = {"event": "new_game", "why": why, "rules": self.game.rules.name()}
+        if self.layout.game == "othello":
+            event["first"] = iago.side_name(self.game.turn)   # the coin toss
+        self._emit(event)
         self._try_place(now)
 
     def take_back(self, now):
@@ -278,12 +295,13 @@ class Controller:
 
     def change_settings(self, settings, now):
         """New settings; a change of rules needs an empty game, so it starts a new one."""
-        rules_change = settings.rules_object() != self.game.rules
+        rules_change = (self.layout.game == "iago" and
+                        settings.rules_object() != self.game.rules)
         if rules_change and self.game.ply():
             raise ValueError("rules can change only before the first placement (start a new game)")
         self.settings = settings
         if rules_change:
-            self.game = iago.Board(rules=settings.rules_object())
+            self.game = self._new_board()
             self._game_changed()
         self.save_due = True
         self.dirty = True
@@ -292,8 +310,9 @@ class Controller:
     def restore(self, game, flips_pending, now):
         """Resume a saved game after power-on: `flips_pending` lists cells still to turn."""
         self.game = game
-        self.settings.rules = _base_rules(game.rules)
-        self.settings.penalty = game.rules.penalty
+        if self.layout.game == "iago":
+            self.settings.rules = _base_rules(game.rules)
+            self.settings.penalty = game.rules.penalty
         self._game_changed()
         for c in flips_pending:
             self.face_ok[c] = 0
@@ -304,7 +323,7 @@ class Controller:
     def agrees(self):
         """True when every hex holds what the game says and every flip is done."""
         cells = self.game._cells
-        for c in range(_CELLS):
+        for c in range(self.n):
             if (cells[c] != 0) != (self.present[c] == 1) or not self.face_ok[c]:
                 return False
         return True
@@ -315,25 +334,28 @@ class Controller:
         missing = []
         flips = []
         cells = self.game._cells
-        for c in range(_CELLS):
+        pregame = self._pregame()
+        for c in range(self.n):
             if cells[c] and not self.present[c]:
                 missing.append(c)
-            elif not cells[c] and self.present[c] and not (c in SETTINGS_HEXES and self._pregame()):
+            elif not cells[c] and self.present[c] and not (
+                    pregame and self._special[c] & _SETTINGS_HEX):
                 extra.append(c)
             if cells[c] and not self.face_ok[c]:
                 flips.append(c)
         return extra, missing, flips
 
     def flips_pending(self):
-        return [c for c in range(_CELLS) if self.game.cell(c) and not self.face_ok[c]]
+        return [c for c in range(self.n) if self.game.cell(c) and not self.face_ok[c]]
 
     def state(self):
         """Everything a host needs to draw the board, as JSON-ready data."""
         game = self.game
         extra, missing, flips = self.differences()
-        names = iago.cell_name
+        names = self.name
         outcome = game.outcome()
         return {
+            "game": self.layout.game,
             "position": game.text(),
             "rules": game.rules.name(),
             "settings": self.settings.as_dict(),
@@ -374,7 +396,7 @@ class Controller:
             show = (now // 1500) % 3
         if self.phase == STARTUP:
             step = elapsed(now, self.phase_since) * 3 // STARTUP_MS
-            for c in range(_CELLS):
+            for c in range(self.n):
                 frame[c * 3] = 60 if step == 0 else 0
                 frame[c * 3 + 1] = 60 if step == 1 else 0
                 frame[c * 3 + 2] = 60 if step >= 2 else 0
@@ -384,13 +406,14 @@ class Controller:
         off = palette.OFF
         error = palette.ERROR if fast else off
         face_colour = _FACE_COLOUR
-        special = _SPECIAL
+        special = self._special
+        flip = self.layout.flip
         hint = self._fresh_hints() if show_hints else self.hint
         flash = self.flash_cell
         chosen = self.engine_move
         chosen_colour = face_colour[self.game.turn] if slow else off
         colours = self._colours
-        for c in range(_CELLS):
+        for c in range(self.n):
             v = cells[c]
             if v:
                 target = face_colour[v]
@@ -398,7 +421,7 @@ class Controller:
                     # Lifted: show the face it must have when put back, blinking.
                     colour = target if (slow or not face_ok[c]) else off
                 elif not face_ok[c]:
-                    colour = target if slow else face_colour[v ^ 4]  # "turn this"
+                    colour = target if slow else face_colour[v ^ flip]  # "turn this"
                 elif over:
                     colour = self._result_colour(v, target, show, slow)
                 elif reveal and v & 4:
@@ -430,21 +453,28 @@ class Controller:
 
     def _setting_colour(self, c):
         s = self.settings
-        if c == SETTINGS_HEXES[0]:
+        which = self.layout.setting_at(c)
+        if which == "rules":
             return _RULES_COLOUR[RULE_CHOICES.index(s.rules)]
-        if c == SETTINGS_HEXES[1]:
+        if which == "penalty":
             return palette.SETTING_ON if s.penalty else palette.SETTING_OFF
-        if c == SETTINGS_HEXES[2]:
+        if which == "hints":
             return palette.SETTING_ON if s.hints else palette.SETTING_OFF
-        if c == SETTINGS_HEXES[3]:
+        if which == "brightness":
             return palette.LIGHT
-        if c == SETTINGS_HEXES[4]:
+        if which == "palette":
             return palette.SETTING_ON if s.palette else palette.SETTING_OFF
-        if c == SETTINGS_HEXES[5]:
+        if which == "computer":
             return _COMPUTER_COLOUR[s.computer_side()]
         return _LEVEL_COLOUR[s.level - 1]
 
     # --- internals -----------------------------------------------------------------------
+
+    def _new_board(self):
+        if self.layout.game == "othello":
+            module = self.layout.module
+            return module.new_board(first=iago.LIGHT if self.coin() else iago.DARK)
+        return self.layout.new_board(self.settings)
 
     def _emit(self, event):
         if len(self.outbox) < 64:
@@ -459,9 +489,10 @@ class Controller:
 
     def _pending(self):
         cells = self.game._cells
+        face_ok = self.face_ok
         n = 0
-        for c in range(_CELLS):
-            if cells[c] and not self.face_ok[c]:
+        for c in range(self.n):
+            if cells[c] and not face_ok[c]:
                 n += 1
         return n
 
@@ -482,7 +513,7 @@ class Controller:
         self._forget_engine()
         cells = self.game._cells
         face_ok = self.face_ok
-        for c in range(_CELLS):
+        for c in range(self.n):
             if not cells[c]:
                 face_ok[c] = 1
         self.hints_stale = True
@@ -494,7 +525,7 @@ class Controller:
         if self.hints_stale:
             self.hints_stale = False
             hint = self.hint
-            for c in range(_CELLS):
+            for c in range(self.n):
                 hint[c] = 0
             for c in self.game.legal_moves:
                 hint[c] = 1
@@ -506,10 +537,11 @@ class Controller:
             return
         cells = self.game._cells
         pregame = self._pregame()
+        special = self._special
         new = NONE
-        for c in range(_CELLS):
+        for c in range(self.n):
             if self.present[c] and not cells[c]:
-                if pregame and c in SETTINGS_HEXES:
+                if pregame and special[c] & _SETTINGS_HEX:
                     continue
                 if new != NONE:
                     return
@@ -521,7 +553,7 @@ class Controller:
         if self.game.turn == self.settings.computer_side() and new != self.engine_move:
             return   # the computer's turn: only the hex it chose (once it has chosen)
         if self.game.is_miss(new):
-            self._emit({"event": "miss", "cell": iago.cell_name(new)})
+            self._emit({"event": "miss", "cell": self.name(new)})
         mover = self.game.turn
         self.game.push(new)
         flipped = self.game.last_flips()
@@ -531,15 +563,22 @@ class Controller:
         self.hints_stale = True
         self.dirty = True
         self._forget_engine()
-        # After the placement a captured disk is a captive; a released one is face up.
-        captured = [c for c in flipped if cells[c] & iago.CAPTIVE]
-        released = [c for c in flipped if not cells[c] & iago.CAPTIVE]
+        # After the placement a captured disk is a captive; a released one is face up. In
+        # the other games every turned disk is captured.
+        iago_rules = self.layout.game == "iago"
+        captured = [c for c in flipped if not iago_rules or cells[c] & iago.CAPTIVE]
+        released = [c for c in flipped if iago_rules and not cells[c] & iago.CAPTIVE]
         self.tentative = new
         self.placed_at = now
         self.lifted_last = False
-        self._emit({"event": "move", "cell": iago.cell_name(new), "side": iago.side_name(mover),
-                    "captured": [iago.cell_name(c) for c in captured],
-                    "released": [iago.cell_name(c) for c in released]})
+        name = self.name
+        self._emit({"event": "move", "cell": name(new), "side": iago.side_name(mover),
+                    "captured": [name(c) for c in captured],
+                    "released": [name(c) for c in released]})
+        game = self.game
+        if game.turn == mover and not game.is_game_over() and not iago_rules and (
+                self.layout.game == "othello"):
+            self._emit({"event": "pass", "side": iago.side_name(mover ^ 3)})
 
     def _undo(self, now, why):
         game = self.game
@@ -554,8 +593,8 @@ class Controller:
         self._game_changed()
         if why != "slid":
             self.save_due = True
-        self._emit({"event": "take_back", "cell": iago.cell_name(cell), "why": why,
-                    "flips_to_undo": [iago.cell_name(c) for c in flipped if not self.face_ok[c]]})
+        self._emit({"event": "take_back", "cell": self.name(cell), "why": why,
+                    "flips_to_undo": [self.name(c) for c in flipped if not self.face_ok[c]]})
 
     def _claim(self, now):
         granted = self.game.claim_penalty()
@@ -571,7 +610,7 @@ class Controller:
         return granted
 
     def _step_setting(self, cell, now):
-        changed = self.settings.step(cell)
+        changed = self.settings.step(self.layout.setting_at(cell))
         self.flash_cell = cell
         self.flash_colour = palette.SETTING_ON if changed else palette.ERROR
         self.flash_at = now
@@ -580,11 +619,18 @@ class Controller:
 
     def _report_startup(self):
         extra, missing, flips = self.differences()
+        name = self.name
         self._emit({"event": "startup", "moves": self.game.ply(),
-                    "closed": [iago.cell_name(c) for c in range(_CELLS) if self.present[c]],
-                    "unexpected": [iago.cell_name(c) for c in extra],
-                    "missing": [iago.cell_name(c) for c in missing],
-                    "flips_pending": [iago.cell_name(c) for c in flips]})
+                    "closed": [name(c) for c in range(self.n) if self.present[c]],
+                    "unexpected": [name(c) for c in extra],
+                    "missing": [name(c) for c in missing],
+                    "flips_pending": [name(c) for c in flips]})
+
+
+def _coin():
+    """A fair coin: 0 or 1 from the system's random bits."""
+    import os
+    return os.urandom(1)[0] & 1
 
 
 def _base_rules(rules):

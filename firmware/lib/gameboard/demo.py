@@ -9,6 +9,7 @@ to the game it left. It has the controller's interface as far as the app and the
 
 import iago
 from gameboard import palette
+from gameboard.layout import hex_layout
 from gameboard.controller import THINK_NODES, elapsed, paint
 from gameboard.modes import NotPlaying
 
@@ -18,7 +19,6 @@ except ImportError:
     def const(x):
         return x
 
-_CELLS = const(61)
 SHOW_FLIPS_MS = const(900)   # a placement's flips blink this long before they turn
 PAUSE_MS = const(1200)       # then the board rests before the next side thinks
 RESULT_MS = const(5000)      # a finished game's result stays this long
@@ -38,24 +38,29 @@ class Demo(NotPlaying):
     # The game's controller keeps seeing the switches meanwhile: the disk that stops the demo
     # is then on the board it returns to.
     shares_board = True
-    def __init__(self, settings, now, frame=None, seed=0):
+    def __init__(self, settings, now, frame=None, seed=0, layout=None):
         self.settings = settings
-        self.frame = frame if frame is not None else bytearray(_CELLS * 3)
+        self.layout = layout or hex_layout()
+        n = self.n = self.layout.cells
+        self.frame = frame if frame is not None else bytearray(n * 3)
         self.outbox = []
         self.dirty = True
         self.save_due = False
         self.finished = None
         self.stopped = False
         self.seed = seed
-        self._colours = bytearray(_CELLS)
-        self._flipped = bytearray(_CELLS)      # 1 = flipped by the last placement (blinking)
+        self._colours = bytearray(n)
+        self._flipped = bytearray(n)      # 1 = flipped by the last placement (blinking)
         self.games = 0
         self._new_game(now)
         self.outbox.append({"event": "demo", "running": True})
 
     def _new_game(self, now):
-        rules = self.settings.rules_object()
-        self.game = iago.Board(rules=iago.Rules.parse(rules.name().replace("+penalty", "")))
+        if self.layout.game == "iago":
+            rules = self.settings.rules_object()
+            self.game = iago.Board(rules=iago.Rules.parse(rules.name().replace("+penalty", "")))
+        else:
+            self.game = self.layout.new_board(self.settings)
         self.search = None
         self.stage = _THINK
         self.since = now
@@ -67,7 +72,7 @@ class Demo(NotPlaying):
         if closed and not self.stopped:
             self.stopped = True
             self.outbox.append({"event": "demo", "running": False,
-                                "stopped_by": iago.cell_name(cell)})
+                                "stopped_by": self.layout.cell_name(cell)})
 
     def tick(self, now):
         if self.stopped:
@@ -75,19 +80,19 @@ class Demo(NotPlaying):
         game = self.game
         if self.stage == _THINK:
             if self.search is None:
-                from iago.engine import Search
-                self.search = Search(game, DEMO_LEVEL, seed=self.seed + game.ply())
+                from iago import games
+                self.search = games.search(game, DEMO_LEVEL, seed=self.seed + game.ply())
             if self.search.step(THINK_NODES):
                 cell = self.search.best()
                 self.search = None
                 game.push(cell)
-                for c in range(_CELLS):
+                for c in range(self.n):
                     self._flipped[c] = 0
                 for c in game.last_flips():
                     self._flipped[c] = 1
                 self._enter(_FLIPS, now)
         elif self.stage == _FLIPS and elapsed(now, self.since) >= SHOW_FLIPS_MS:
-            for c in range(_CELLS):
+            for c in range(self.n):
                 self._flipped[c] = 0
             self._enter(_RESULT if game.is_game_over() else _PAUSE, now)
             if game.is_game_over():
@@ -115,11 +120,12 @@ class Demo(NotPlaying):
         winner = 0
         if self.stage == _RESULT:
             winner = self.game.outcome().winner if (now // 800) & 1 else 0
-        for c in range(_CELLS):
+        flip = self.layout.flip
+        for c in range(self.n):
             v = cells[c]
             colour = _FACE[v]
             if flipped[c] and not slow:
-                colour = _FACE[v ^ 4]               # still showing the face before the flip
+                colour = _FACE[v ^ flip]            # still showing the face before the flip
             elif c == last and self.stage == _FLIPS and not slow:
                 colour = palette.OFF                # the new disk blinks as it lands
             elif winner and v == winner:
@@ -129,5 +135,5 @@ class Demo(NotPlaying):
 
     def state(self):
         return {"phase": "demo", "position": self.game.text(), "rules": self.game.rules.name(),
-                "moves": [iago.cell_name(c) for c in self.game.move_stack],
+                "moves": [self.layout.cell_name(c) for c in self.game.move_stack],
                 "games": self.games, "settings": self.settings.as_dict()}

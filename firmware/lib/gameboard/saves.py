@@ -41,10 +41,13 @@ class Saves:
     # --- the game in progress --------------------------------------------------------------
 
     def save(self, settings, game, flips_pending):
+        name = game.grid.cell_name
         data = {"format": FORMAT, "settings": settings.as_dict(), "start": game.start_text,
-                "moves": [iago.cell_name(c) for c in game.move_stack],
+                "moves": [name(c) for c in game.move_stack],
                 "claims": list(game.claims),
-                "flips": [iago.cell_name(c) for c in flips_pending]}
+                "flips": [name(c) for c in flips_pending]}
+        if game.GAME != "iago":
+            data["game"] = game.GAME
         body = json.dumps(data)
         tmp = self.root + "game.tmp"
         with open(tmp, "w") as f:
@@ -52,8 +55,10 @@ class Saves:
             f.write("\ncrc %08x\n" % (crc32(body.encode()) & 0xFFFFFFFF))
         os.rename(tmp, self.game_path)
 
-    def load(self):
+    def load(self, layout=None):
         """(settings, game, flips pending) of the saved game, or None if there is none.
+        `layout` (gameboard/layout.py; default the hex board's) says which game the board
+        plays: a saved game of another one is set aside like a damaged one.
 
         Raises SaveError, after setting the file aside as game.bad, if it is corrupt.
         """
@@ -63,12 +68,12 @@ class Saves:
         except OSError:
             return None
         try:
-            return self._parse(text)
+            return self._parse(text, layout)
         except Exception as exc:  # any damage at all: set it aside, report, carry on
             os.rename(self.game_path, self.root + "game.bad")
             raise SaveError("saved game is damaged (%s); set aside as game.bad" % exc)
 
-    def _parse(self, text):
+    def _parse(self, text, layout):
         lines = text.split("\n")
         if len(lines) < 2 or not lines[1].startswith("crc "):
             raise ValueError("no checksum line")
@@ -79,7 +84,13 @@ class Saves:
         if data.get("format") != FORMAT:
             raise ValueError("unknown format %r" % (data.get("format"),))
         settings = Settings.from_dict(data["settings"])
-        game = iago.Board(data["start"], settings.rules_object())
+        if data.get("game", "iago") != (layout.game if layout else "iago"):
+            raise ValueError("it is a game of %s, and this board plays %s" % (
+                data.get("game", "iago"), layout.game if layout else "iago"))
+        if layout is None:
+            game = iago.Board(data["start"], settings.rules_object())
+        else:
+            game = layout.board(data["start"], settings)
         claims = data.get("claims", [])
         moves = data["moves"]
         for ply in range(len(moves)):
@@ -88,7 +99,7 @@ class Saves:
             game.play(moves[ply])
         if len(moves) in claims:
             game.claim_penalty()
-        flips = [iago.parse_cell(name) for name in data.get("flips", [])]
+        flips = [game.grid.parse_cell(name) for name in data.get("flips", [])]
         return settings, game, flips
 
     # --- finished games -------------------------------------------------------------------

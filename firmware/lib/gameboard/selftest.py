@@ -23,8 +23,8 @@ checklist); each asked hex as `selftest_ask`, each fault as `selftest_fault` and
 allocate nothing.
 """
 
-import iago
 from gameboard import palette
+from gameboard.layout import hex_layout
 from gameboard.modes import NotPlaying
 from gameboard.settings import Settings
 
@@ -34,7 +34,6 @@ except ImportError:
     def const(x):
         return x
 
-_CELLS = const(61)
 NONE = const(255)
 CHAIN_STEP_MS = const(150)   # each LED alone, in chain order
 ALL_ON_MS = const(1000)      # then every LED in a low white
@@ -81,15 +80,20 @@ class SelfTest(NotPlaying):
     settings    the board's Settings (brightness and palette are used)
     now         the time it starts, in ms
     chain       the cells in LED chain order: the board map's cell_of_led (default: cell order)
-    frame       the bytearray(183) to compose into (default: a new one); pass the one the LED
+    frame       the bytearray(3 per cell) to compose into (default: a new one); pass the one the LED
                 output already reads, e.g. the controller's frame
-    closed      the switches already closed when it starts (61 bytes, 1 = closed), e.g. the
-                controller's `present` when entered from a game
+    closed      the switches already closed when it starts (a byte a cell, 1 = closed), e.g.
+                the controller's `present` when entered from a game
+    layout      the board's shape (gameboard/layout.py; default the hex board)
     ask_ms      how long an asked hex may stay open before it counts as silent
     """
 
-    def __init__(self, settings=None, now=0, chain=None, frame=None, closed=None, ask_ms=ASK_MS):
+    def __init__(self, settings=None, now=0, chain=None, frame=None, closed=None, ask_ms=ASK_MS,
+                 layout=None):
         self.settings = settings or Settings()
+        layout = layout or hex_layout()
+        self.name = layout.cell_name
+        _CELLS = self.n = layout.cells
         if chain is None:
             chain = bytes(range(_CELLS))
         if len(chain) != _CELLS or sorted(chain) != list(range(_CELLS)):
@@ -136,10 +140,10 @@ class SelfTest(NotPlaying):
             return
         self.present[cell] = closed
         self.dirty = True
-        event = {"event": "selftest", "cell": iago.cell_name(cell), "closed": closed == 1}
+        event = {"event": "selftest", "cell": self.name(cell), "closed": closed == 1}
         asked = self.asked
         if self.phase == CHECKLIST:
-            event["asked"] = iago.cell_name(asked)
+            event["asked"] = self.name(asked)
         self._emit(event)
         if self.phase != CHECKLIST or not closed:
             return
@@ -151,7 +155,7 @@ class SelfTest(NotPlaying):
             self.fault[cell] = 1
             self.swapped.append([asked, cell])
             self._emit({"event": "selftest_fault", "fault": "swapped",
-                        "cell": iago.cell_name(asked), "seen": iago.cell_name(cell)})
+                        "cell": self.name(asked), "seen": self.name(cell)})
         self._ask_next(now)
 
     def tick(self, now):
@@ -163,7 +167,7 @@ class SelfTest(NotPlaying):
             if step != self.step:
                 self.step = step
                 self.dirty = True
-            if step >= _CELLS:
+            if step >= self.n:
                 self._enter(ALL_ON, now)
         elif phase == ALL_ON:
             if elapsed(now, self.phase_since) >= ALL_ON_MS:
@@ -174,25 +178,25 @@ class SelfTest(NotPlaying):
                 self.result[asked] = SILENT
                 self.fault[asked] = 1
                 self._emit({"event": "selftest_fault", "fault": "silent",
-                            "cell": iago.cell_name(asked)})
+                            "cell": self.name(asked)})
                 self._ask_next(now)
 
     # --- state -------------------------------------------------------------------------
 
     def cells_with(self, result):
         """The cells the checklist found `result` for, in cell order."""
-        return [c for c in range(_CELLS) if self.result[c] == result]
+        return [c for c in range(self.n) if self.result[c] == result]
 
     def faults(self):
         """How many hexes are shown red."""
         n = 0
-        for c in range(_CELLS):
+        for c in range(self.n):
             n += self.fault[c]
         return n
 
     def summary(self):
         """What was found so far, as JSON-ready data (the selftest_done event's fields)."""
-        names = iago.cell_name
+        names = self.name
         return {"stuck": [names(c) for c in self.cells_with(STUCK)],
                 "swapped": [[names(a), names(s)] for a, s in self.swapped],
                 "silent": [names(c) for c in self.cells_with(SILENT)],
@@ -203,8 +207,8 @@ class SelfTest(NotPlaying):
         out = self.summary()
         out["phase"] = "selftest"
         out["selftest"] = PHASE_NAMES[self.phase]
-        out["asked"] = iago.cell_name(self.asked) if self.asked != NONE else None
-        out["closed"] = [iago.cell_name(c) for c in range(_CELLS) if self.present[c]]
+        out["asked"] = self.name(self.asked) if self.asked != NONE else None
+        out["closed"] = [self.name(c) for c in range(self.n) if self.present[c]]
         return out
 
     # --- LED frame -----------------------------------------------------------------------
@@ -216,8 +220,8 @@ class SelfTest(NotPlaying):
         present = self.present
         phase = self.phase
         if phase == LIGHTS or phase == ALL_ON:
-            alone = self.chain[self.step] if phase == LIGHTS and self.step < _CELLS else NONE
-            for c in range(_CELLS):
+            alone = self.chain[self.step] if phase == LIGHTS and self.step < self.n else NONE
+            for c in range(self.n):
                 if present[c]:
                     rgb = pal[palette.DARK]
                 elif phase == ALL_ON:
@@ -230,7 +234,7 @@ class SelfTest(NotPlaying):
             return
         if phase == DONE:
             clean = self.clean
-            for c in range(_CELLS):
+            for c in range(self.n):
                 if self.fault[c]:
                     rgb = pal[palette.ERROR]
                 elif clean:
@@ -243,7 +247,7 @@ class SelfTest(NotPlaying):
         asked = self.asked
         result = self.result
         fault = self.fault
-        for c in range(_CELLS):
+        for c in range(self.n):
             if c == asked:
                 rgb = pal[palette.LIGHT] if blink else _OFF
             elif fault[c]:
@@ -270,22 +274,22 @@ class SelfTest(NotPlaying):
     def _begin_checklist(self, now):
         self._enter(CHECKLIST, now)
         # The board is empty now: a closed switch is stuck (or a disk was left on it).
-        for c in range(_CELLS):
+        for c in range(self.n):
             if self.present[c]:
                 self.result[c] = STUCK
                 self.fault[c] = 1
                 self._emit({"event": "selftest_fault", "fault": "stuck",
-                            "cell": iago.cell_name(c)})
+                            "cell": self.name(c)})
         self.asked = NONE
         self._ask_next(now)
 
     def _ask_next(self, now):
         """Ask for the next untested hex after the asked one, or end."""
         c = 0 if self.asked == NONE else self.asked + 1
-        while c < _CELLS and self.result[c] != UNTESTED:
+        while c < self.n and self.result[c] != UNTESTED:
             c += 1
         self.dirty = True
-        if c == _CELLS:
+        if c == self.n:
             self.asked = NONE
             self._enter(DONE, now)
             self.done = True
@@ -296,4 +300,4 @@ class SelfTest(NotPlaying):
             return
         self.asked = c
         self.asked_since = now
-        self._emit({"event": "selftest_ask", "cell": iago.cell_name(c)})
+        self._emit({"event": "selftest_ask", "cell": self.name(c)})

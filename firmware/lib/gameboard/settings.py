@@ -1,9 +1,10 @@
 """Board settings: rules, penalty option, hints, brightness, palette, the computer opponent.
 
-On an empty board before the first placement, a disk resting on one of the settings hexes
-steps that setting to its next value (docs/board.md has the picture): A1 rules, A2 penalty
-option, A3 hints, A4 brightness, A5 palette, B1 the computer's side (none, dark, light), B6 the
-computer's level (1-5).
+On an empty board before the first placement, a disk resting on one of the settings cells
+steps that setting to its next value (docs/board.md has the pictures; gameboard/layout.py
+says which cell is which): on the hex board A1 rules, A2 penalty option, A3 hints, A4
+brightness, A5 palette, B1 the computer's side (none, dark, light), B6 the computer's level
+(1-5); on a square board a1-e1 hints to level.
 """
 
 import iago
@@ -11,16 +12,6 @@ import iago
 RULE_CHOICES = ("standard", "loose", "simple", "loose+simple")
 BRIGHTNESS_LEVELS = (24, 64, 128, 255)
 
-# The settings hexes, in row A, and what each steps.
-RULES_HEX = 0      # A1
-PENALTY_HEX = 1    # A2
-HINTS_HEX = 2      # A3
-BRIGHTNESS_HEX = 3  # A4
-PALETTE_HEX = 4    # A5
-COMPUTER_HEX = 5   # B1
-LEVEL_HEX = 10     # B6
-SETTINGS_HEXES = (RULES_HEX, PENALTY_HEX, HINTS_HEX, BRIGHTNESS_HEX, PALETTE_HEX, COMPUTER_HEX,
-                  LEVEL_HEX)
 NAMES = ("rules", "penalty", "hints", "brightness", "palette", "computer", "level")
 COMPUTER_SIDES = ("none", "dark", "light")
 
@@ -55,25 +46,25 @@ class Settings:
     def brightness_level(self):
         return BRIGHTNESS_LEVELS[self.brightness]
 
-    def step(self, hex_cell):
-        """Step the setting of a settings hex; returns False if that hex sets nothing."""
-        if hex_cell == RULES_HEX:
+    def step(self, name):
+        """Step the setting `name` (one of NAMES) to its next value; False if it cannot."""
+        if name == "rules":
             self.rules = RULE_CHOICES[(RULE_CHOICES.index(self.rules) + 1) % len(RULE_CHOICES)]
             if self.rules.startswith("loose"):
                 self.penalty = False
-        elif hex_cell == PENALTY_HEX:
+        elif name == "penalty":
             if self.rules.startswith("loose"):
                 return False
             self.penalty = not self.penalty
-        elif hex_cell == HINTS_HEX:
+        elif name == "hints":
             self.hints = not self.hints
-        elif hex_cell == BRIGHTNESS_HEX:
+        elif name == "brightness":
             self.brightness = (self.brightness + 1) % len(BRIGHTNESS_LEVELS)
-        elif hex_cell == PALETTE_HEX:
+        elif name == "palette":
             self.palette ^= 1
-        elif hex_cell == COMPUTER_HEX:
+        elif name == "computer":
             self.computer = COMPUTER_SIDES[(COMPUTER_SIDES.index(self.computer) + 1) % 3]
-        elif hex_cell == LEVEL_HEX:
+        elif name == "level":
             self.level = self.level % 5 + 1
         else:
             return False
