@@ -247,36 +247,58 @@ def _pdf_style(canvas, stroke, fill, width, dash, scale, opacity):
 
 # --- the board diagram -------------------------------------------------------------------------
 
+def _shape(bmap):
+    """(cell names, cell count, centre(cell, flats) -> (x, y), outline(x, y, flats) -> points,
+    (width, height)) of the map's board: hexes, or squares with rank 1 at the bottom."""
+    if bmap.geometry == "hex":
+        return (hexgrid.cell_name, CELLS, cell_centre, hex_points, board_size,
+                "row A (dark's side) at the bottom")
+    from iago import squaregrid
+    grid = squaregrid.grid(bmap.size)
+    n = bmap.size
+
+    def centre(cell, flats):
+        return (cell % n + 0.5) * flats, (n - 1 - cell // n + 0.5) * flats
+
+    def square(cx, cy, flats, shrink=0.0):
+        h = flats / 2 - shrink
+        return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+
+    return (grid.cell_name, bmap.cells, centre, square, lambda flats: (n * flats, n * flats),
+            "rank 1 at the bottom")
+
+
 def diagram(bmap, source):
     """The wiring diagram of one board map, as SVG text."""
     flats = 96.0
     margin = 24.0
     top = 64.0
-    bw, bh = board_size(flats)
+    names, count, cell_at, outline, size_of, bottom = _shape(bmap)
+    bw, bh = size_of(flats)
     legend_lines = 6
     width = bw + 2 * margin
     height = top + bh + 16 + legend_lines * 22 + margin
     d = Drawing(width, height)
-    d.text(margin, 30, "Board %s: the hexes, the reed matrix and the LED chain" % bmap.name, 20,
+    d.text(margin, 30, "Board %s: the cells, the reed matrix and the LED chain" % bmap.name, 20,
            bold=True)
     d.text(margin, 50, "Generated from %s by hardware/make.py (make hardware). Seen from above, "
-           "row A (dark's side) at the bottom." % source, 12, fill="#444444")
+           "%s." % (source, bottom), 12, fill="#444444")
 
     def centre(cell):
-        x, y = cell_centre(cell, flats)
+        x, y = cell_at(cell, flats)
         return x + margin, y + top
 
-    for cell in range(CELLS):
+    for cell in range(count):
         cx, cy = centre(cell)
         crossing = bmap.crossing_of_cell[cell]
         row, col = crossing >> 3, crossing & 7
-        d.polygon(hex_points(cx, cy, flats), stroke="#333333", fill=ROW_FILLS[row], width=1.2)
+        d.polygon(outline(cx, cy, flats), stroke="#333333", fill=ROW_FILLS[row], width=1.2)
 
     # The LED chain, from LED 0 to the last, through the hexes' centres, between their lines
     # of text.
     low = 0.0
     chain = []
-    for i in range(CELLS):
+    for i in range(count):
         x, y = centre(bmap.cell_of_led[i])
         chain.append((x, y + low))
     d.polygon(chain, stroke="#e06c00", width=4, closed=False, opacity=0.6)
@@ -296,19 +318,19 @@ def diagram(bmap, source):
     d.polygon([(xn - 6, yn - 6), (xn + 6, yn - 6), (xn + 6, yn + 6), (xn - 6, yn + 6)],
               stroke="#e06c00", fill="#ffffff", width=3)
 
-    for cell in range(CELLS):
+    for cell in range(count):
         cx, cy = centre(cell)
         crossing = bmap.crossing_of_cell[cell]
         row, col = crossing >> 3, crossing & 7
         fill = ROW_FILLS[row]
-        d.text(cx, cy - 25, hexgrid.cell_name(cell), 17, "middle", bold=True, halo=fill)
+        d.text(cx, cy - 25, names(cell), 17, "middle", bold=True, halo=fill)
         d.text(cx, cy - 10, "LED %d" % bmap.led_of_cell[cell], 12, "middle", fill="#8a3b00",
                halo=fill)
         d.text(cx, cy + 20, "R%d GP%d" % (row, bmap.row_pins[row]), 11.5, "middle", halo=fill)
         d.text(cx, cy + 34, "C%d GP%d" % (col, bmap.col_pins[col]), 11.5, "middle", halo=fill)
 
     y = top + bh + 30
-    d.text(margin, y, "Fill colour: the hex's matrix row line. In each hex: its name, its LED's "
+    d.text(margin, y, "Fill colour: the cell's matrix row line. In each cell: its name, its LED's "
            "position in the chain, its row line (R) and column line (C) with their GPIOs.", 12)
     y += 22
     x = margin
@@ -318,12 +340,12 @@ def diagram(bmap, source):
         d.text(x + 24, y, "R%d = GP%d" % (row, pin), 12)
         x += 104
     y += 22
-    first = hexgrid.cell_name(bmap.cell_of_led[0])
-    last = hexgrid.cell_name(bmap.cell_of_led[CELLS - 1])
+    first = names(bmap.cell_of_led[0])
+    last = names(bmap.cell_of_led[count - 1])
     d.text(margin, y, "Orange: the LED chain (%s, %s), data in at %s (LED 0, circle) from "
            "GP%d through the level shifter, last LED at %s (LED %d, square)."
            % (bmap.led_type, "".join("RGBW"[i] for i in _order(bmap)), first, bmap.led_pin,
-              last, CELLS - 1), 12)
+              last, count - 1), 12)
     y += 22
     d.text(margin, y, "Columns: %s." % ", ".join("C%d = GP%d" % (i, p)
                                                  for i, p in enumerate(bmap.col_pins)), 12)
@@ -345,10 +367,10 @@ def _order(bmap):
 
 def wiring(bmap, source):
     """The wiring tables of one board map, as Markdown."""
-    names = hexgrid.cell_name
+    names, count = _shape(bmap)[:2]
     rows, cols = bmap.row_pins, bmap.col_pins
     at = {}
-    for cell in range(CELLS):
+    for cell in range(count):
         crossing = bmap.crossing_of_cell[cell]
         at[(crossing >> 3, crossing & 7)] = names(cell)
     order = "".join("RGBW"[i] for i in _order(bmap))
@@ -407,8 +429,8 @@ def wiring(bmap, source):
             "to the next one's DIN. Every LED also gets 5 V and GND." % (bmap.led_pin,
                                                                        PICO_PIN[bmap.led_pin]),
             "", "| LEDs | hexes |", "| --- | --- |"]
-    for start in range(0, CELLS, 10):
-        end = min(start + 10, CELLS)
+    for start in range(0, count, 10):
+        end = min(start + 10, count)
         out.append("| %d-%d | %s |" % (start, end - 1, " ".join(
             names(bmap.cell_of_led[i]) for i in range(start, end))))
     out.append("")
@@ -417,7 +439,7 @@ def wiring(bmap, source):
             "%d mA a channel at full duty, %d mA for a dark LED." % (
                 bmap.current_budget_ma, bmap.led_ma_per_channel, bmap.led_idle_ma),
             "- Full white on all %d LEDs would take about %d mA." % (
-                CELLS, CELLS * (bmap.led_idle_ma + 3 * bmap.led_ma_per_channel)),
+                count, count * (bmap.led_idle_ma + 3 * bmap.led_ma_per_channel)),
             "- Switch debounce: %d ms. Diodes: %s." % (
                 bmap.debounce_ms, "yes, one per switch" if bmap.diodes else "none"), ""]
     return "\n".join(out)

@@ -39,7 +39,9 @@ def regenerated(tmp_path_factory):
 def test_the_committed_outputs_match_the_maps(regenerated):
     fresh = sorted(p.name for p in regenerated.iterdir())
     assert fresh == ["board-diagram.svg", "board-wiring.md", "serpentine-diagram.svg",
-                     "serpentine-wiring.md", "template-36mm.pdf", "template-36mm.svg"]
+                     "serpentine-wiring.md", "square7-diagram.svg", "square7-wiring.md",
+                     "square8-diagram.svg", "square8-wiring.md", "template-36mm.pdf",
+                     "template-36mm.svg"]
     behind = [name for name in fresh if not (GENERATED / name).is_file() or
               (GENERATED / name).read_bytes() != (regenerated / name).read_bytes()]
     assert not behind, "run `make hardware` and commit: %s out of date" % ", ".join(behind)
@@ -193,3 +195,18 @@ def test_a_broken_map_is_refused_naming_the_entry(tmp_path, capsys):
                    "--map", str(tmp_path / "x" / "board.json"), "--out", str(tmp_path / "out")])
     assert "two board maps named board" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("stem,size", [("square8", 8), ("square7", 7)])
+def test_square_maps_get_a_diagram_of_squares_and_wiring_tables(stem, size):
+    from iago import squaregrid
+    bmap = boardmap.load(str(HARDWARE / "boards" / (stem + ".json")))
+    svg = (GENERATED / (stem + "-diagram.svg")).read_text()
+    texts = re.findall(r"<text [^>]*>([^<]*)</text>", svg)
+    grid = squaregrid.grid(size)
+    for cell in range(size * size):
+        i = texts.index(grid.cell_name(cell))
+        assert texts[i + 1] == "LED %d" % bmap.led_of_cell[cell]
+    wiring = (GENERATED / (stem + "-wiring.md")).read_text()
+    assert "| R0 | GP0 (1) | a1 (C0), b1 (C1)" in wiring
+    assert "Full white on all %d LEDs" % (size * size) in wiring
