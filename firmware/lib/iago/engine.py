@@ -31,15 +31,17 @@ RANDOM = "random"
 GREEDY = "greedy"
 
 # Level -> (node budget, depth limit, root noise in evaluation units, LOGIT a logit). A node
-# is one position
-# visited by the search (one placement made). Nodes, not time, make a level, so a level
-# plays the same moves on every machine; `make bench` gives nodes/s for the Pico estimate.
+# is one position visited by the search (one placement made). Nodes, not time, make a level,
+# so a level plays the same moves on every machine; `make bench` gives nodes/s for the Pico
+# estimate. The board caps level 5 lower to keep a move within 2 s on a Pico
+# (controller.BOARD_NODES); 4,000 nodes is what beats random play 99% of the time
+# (docs/engine.md: 2,000 gave 98.75% over 800 games, 4,000 99.3% over 1,000).
 LEVELS = {
     1: (40, 1, 16),
     2: (80, 2, 6),
     3: (250, 64, 0),
     4: (700, 64, 0),
-    5: (2000, 64, 0),
+    5: (4000, 64, 0),
 }
 PLAYERS = (RANDOM, GREEDY, 1, 2, 3, 4, 5)
 
