@@ -1,13 +1,16 @@
 """Geometry of a number line: `marks` marks numbered from `first` (20-29 by default).
 
-Cells are ints 0..marks-1 from the lowest number; names are the mark numbers ("20").
-Nothing here knows the rules of a game.
+Cells are ints 0..marks-1 from the lowest number; names are the mark numbers ("20"), written
+in ASCII digits without a sign or leading zero. Nothing here knows the rules of a game.
 """
 
 from iago.errors import InvalidCellError
 
 FIRST = 20
 MARKS = 10
+NONE = 255          # no midpoint in MIDPOINTS
+
+_DIGITS = "0123456789"
 
 
 class Line:
@@ -17,11 +20,22 @@ class Line:
         self.first = first
         self.size = marks
         self.CELLS = marks
+        # MIDPOINTS[a * marks + b]: the cell exactly halfway between cells a and b, or NONE
+        # (a and b an odd distance apart, or less than two apart).
+        table = bytearray(marks * marks)
+        for a in range(marks):
+            for b in range(marks):
+                table[a * marks + b] = NONE if (a + b) % 2 or abs(a - b) < 2 else (a + b) // 2
+        self.MIDPOINTS = bytes(table)
 
     def parse_cell(self, name):
-        """'23' -> 3 on the line 20-29; raises InvalidCellError."""
+        """'23' -> 3 on the line 20-29; raises InvalidCellError naming `name`."""
         text = name.strip() if isinstance(name, str) else ""
-        if text.isdigit():
+        ok = text != "" and len(text) <= 4 and not (text[0] == "0" and len(text) > 1)
+        for ch in text:
+            if ch not in _DIGITS:
+                ok = False
+        if ok:
             cell = int(text) - self.first
             if 0 <= cell < self.CELLS:
                 return cell
@@ -35,9 +49,8 @@ class Line:
 
     def midpoint(self, a, b):
         """The cell exactly halfway between cells a and b, or None when there is none."""
-        if (a + b) % 2 or abs(a - b) < 2:
-            return None
-        return (a + b) // 2
+        mid = self.MIDPOINTS[a * self.CELLS + b]
+        return None if mid == NONE else mid
 
 
 LINE = Line()
