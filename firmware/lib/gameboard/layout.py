@@ -5,7 +5,6 @@ built) plays Othello (8x8) or Io (7x7, the board's size). The board map's "geome
 chooses (docs/board.md, hardware/board-map.md).
 """
 
-from iago import games
 from gameboard.settings import NAMES as SETTING_NAMES
 
 HEX = "hex"
@@ -50,7 +49,9 @@ class Layout:
         else:
             raise ValueError("no game for a %s board of size %r (square boards: %s)" % (
                 kind, size, ", ".join("%dx%d" % (n, n) for n in sorted(SQUARE_GAMES))))
-        self.module = games.module(self.game)
+        # The rules module, imported directly (iago.games would cost the board heap).
+        leaf = "rules" if self.game == "iago" else "othello" if self.game == "othello" else "iogame"
+        self.module = getattr(__import__("iago." + leaf), leaf)
         self.cell_name = self.grid.cell_name
         self.parse_cell = self.grid.parse_cell
 
