@@ -34,9 +34,10 @@ FLASH_MS = const(600)        # brief feedback on one hex
 THINK_NODES = const(32)      # search nodes a tick while the computer thinks (about 30 ms on a Pico)
 DEMO_HOLD_MS = const(2000)
 # Search nodes for levels 1-5 on the board: the engine's own budgets, but level 5 capped so a
-# move takes at most 2 s on a Pico (measured on an emulated one: 3.1 s with the engine's
-# 2,000 nodes, the search running between the board's ticks; docs/engine.md).
-BOARD_NODES = (40, 80, 250, 700, 1100)   # a disk held on the centre of the empty board starts the demo
+# move takes at most 2 s on a Pico, the search running between the board's ticks (measured
+# on an emulated one, tests/bench/pico_computer.py: 1,065 ms worst with 1,100 nodes;
+# docs/engine.md). A disk held on the centre of the empty board starts the demo.
+BOARD_NODES = (40, 80, 250, 700, 1800)
 _WRAP = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30 on MicroPython
 
 # Phases.
