@@ -145,9 +145,9 @@ def play(server, *cells):
 class Events:
     """A Server-Sent Events connection, read by a thread into `events` [(name, data)]."""
 
-    def __init__(self, server):
+    def __init__(self, server, path="/api/events"):
         self.conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-        self.conn.request("GET", "/api/events")
+        self.conn.request("GET", path)
         self.sock = self.conn.sock
         self.response = self.conn.getresponse()
         assert self.response.status == 200

@@ -514,6 +514,10 @@ function appendConsole(entries) {
 // --- the panel's controls -------------------------------------------------------------------------
 
 function bindControls() {
+  // The other games are played on the rules alone, on the page's second view (table.html).
+  $("game-choice").addEventListener("change", (e) => {
+    if (e.target.value !== "iago") location.href = "/table?game=" + encodeURIComponent(e.target.value);
+  });
   $("names").addEventListener("change", (e) => {
     document.body.classList.toggle("show-names", e.target.checked);
     localStorage.setItem("iago-names", e.target.checked ? "1" : "");

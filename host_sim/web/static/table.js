@@ -1,17 +1,27 @@
-// The other games of the family (Othello, Io, the number line) on the page's table:
-// the server referees (host_sim/web/tabledriver.py); this page draws and sends clicks.
+// The other games of the family (Othello, Io, the number line) on the page's table: the server
+// referees (host_sim/web/tabledriver.py); this page draws its state and sends the clicks.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
+const SQUARE = 50;                 // a square's side, SVG units
+const MARK_GAP = 64;               // between two marks of the number line
 let state = null;
-let focus = 0;
+let shape = "";                    // the grid the board was built for: rebuilt when it changes
+let cells = [];                    // {name, x, y, g, content}
+let focusIndex = 0;
+let wanted = new URLSearchParams(location.search).get("game");
 
 async function post(action, body) {
-  const res = await fetch("/api/table/" + action, {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {}),
-  });
-  const reply = await res.json().catch(() => ({ok: false, error: res.statusText}));
+  let reply;
+  try {
+    const res = await fetch("/api/table/" + action, {
+      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {}),
+    });
+    reply = await res.json().catch(() => ({ok: false, error: res.statusText}));
+  } catch (err) {
+    reply = {ok: false, error: "the server cannot be reached"};
+  }
   $("notice").textContent = reply.ok ? "" : reply.error;
   return reply;
 }
@@ -23,108 +33,239 @@ function el(name, attrs, parent) {
   return node;
 }
 
-// Cell geometry: a square grid (rank 1 at the bottom) or one row of marks.
-function layout(grid) {
-  const pos = [];
-  if (grid.kind === "line") {
-    for (let c = 0; c < grid.cells; c++) pos.push([c * 60 + 40, 60]);
-    return {pos, width: grid.cells * 60 + 20, height: 120, r: 22};
-  }
+function text(x, y, value, cls, parent) {
+  el("text", {x, y, class: cls}, parent).textContent = value;
+}
+
+// --- the board ---------------------------------------------------------------------------------
+
+// Builds the cells of a square grid (rank 1 at the bottom, file a on the left, labelled on
+// both) or of the number line (its marks left to right), each a focusable <g data-cell>.
+function build(grid) {
+  const svg = $("board");
+  svg.replaceChildren();
+  cells = [];
+  const line = grid.kind === "line";
   const n = grid.size;
-  for (let c = 0; c < grid.cells; c++) {
-    pos.push([(c % n) * 50 + 45, (n - 1 - Math.floor(c / n)) * 50 + 25]);
+  let width, height;
+  if (line) {
+    width = grid.cells * MARK_GAP + 20;
+    height = 130;
+    el("line", {x1: 14, y1: 60, x2: width - 14, y2: 60, class: "numberline"}, svg);
+  } else {
+    width = n * SQUARE + 40;
+    height = n * SQUARE + 40;
+    el("rect", {x: 28, y: 8, width: n * SQUARE + 4, height: n * SQUARE + 4, class: "frame"}, svg);
+    for (let f = 0; f < n; f++) {
+      text(f * SQUARE + 30 + SQUARE / 2, height - 10, grid.names[f].replace(/[0-9]/g, ""), "mark", svg);
+    }
+    for (let k = 0; k < n; k++) {
+      text(14, (n - 1 - k) * SQUARE + 10 + SQUARE / 2 + 5, grid.names[k * n].replace(/[a-z]/g, ""), "mark", svg);
+    }
   }
-  return {pos, width: n * 50 + 40, height: n * 50 + 40, r: 20};
+  svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+  for (let c = 0; c < grid.cells; c++) {
+    const name = grid.names[c];
+    const x = line ? c * MARK_GAP + 10 + MARK_GAP / 2 : (c % n) * SQUARE + 30 + SQUARE / 2;
+    const y = line ? 60 : (n - 1 - Math.floor(c / n)) * SQUARE + 10 + SQUARE / 2;
+    const g = el("g", {class: "cell", "data-cell": name, role: "gridcell", tabindex: "-1"}, svg);
+    if (line) {
+      el("rect", {x: x - MARK_GAP / 2 + 2, y: 22, width: MARK_GAP - 4, height: 100, class: "hit"}, g);
+      el("line", {x1: x, y1: 50, x2: x, y2: 70, class: "tick"}, g);
+      text(x, 112, name, "mark", g);
+    } else {
+      el("rect", {x: x - SQUARE / 2, y: y - SQUARE / 2, width: SQUARE, height: SQUARE, class: "square"}, g);
+    }
+    const cell = {name, x, y, g, content: el("g", {}, g), title: el("title", {}, g)};
+    g.addEventListener("click", () => { setFocus(c, false); place(name); });
+    g.addEventListener("keydown", (e) => onKey(e, c));
+    cells.push(cell);
+  }
+  if (focusIndex >= cells.length) focusIndex = 0;
+  cells[focusIndex].g.setAttribute("tabindex", "0");
 }
 
 function draw() {
-  const svg = $("board");
   const g = state.grid;
-  const {pos, width, height, r} = layout(g);
-  svg.setAttribute("viewBox", "0 0 " + width + " " + height);
-  svg.replaceChildren();
-  const legal = new Set(state.legal);
+  const key = g.kind + g.size + ":" + g.cells;
+  if (key !== shape) { build(g); shape = key; }
+  const line = g.kind === "line";
+  const r = line ? 24 : 20;
+  const legal = new Set(yourTurn() ? state.legal : []);
   const flipped = new Set(state.flipped);
-  if (g.kind === "line") {
-    el("line", {x1: 20, y1: 60, x2: width - 20, y2: 60, class: "numberline"}, svg);
-  }
-  for (let c = 0; c < g.cells; c++) {
-    const name = g.names[c];
-    const [x, y] = pos[c];
+  const sides = state.side_names;
+  for (let c = 0; c < cells.length; c++) {
+    const cell = cells[c];
+    const {x, y, name} = cell;
     const v = state.cells[c];
-    const cell = el("g", {class: "cell", "data-cell": name, role: "gridcell", "aria-label": name}, svg);
-    if (g.kind === "square") {
-      el("rect", {x: x - 25, y: y - 25, width: 50, height: 50, class: "square"}, cell);
-    } else {
-      el("rect", {x: x - 28, y: 30, width: 56, height: 85, class: "hit"}, cell);
-      el("line", {x1: x, y1: 50, x2: x, y2: 70, class: "tick"}, cell);
-      const label = el("text", {x: x, y: 105, class: "mark"}, cell);
-      label.textContent = name;
-    }
+    const layer = el("g", {});
+    let what = "empty";
     if (v === 8) {
-      el("circle", {cx: x, cy: y, r: r, class: "hole"}, cell);
+      el("circle", {cx: x, cy: y, r: r, class: "hole"}, layer);
+      what = "a black hole: no one may place here";
     } else if (v === 1 || v === 2) {
-      el("circle", {cx: x, cy: y, r: r, class: "disk " + (v === 1 ? "dark" : "light") +
-                    (flipped.has(name) ? " flipped" : "")}, cell);
-    } else if (legal.has(name) && !state.thinking) {
-      el("circle", {cx: x, cy: y, r: 6, class: "legal " + state.turn}, cell);
+      const side = v === 1 ? "dark" : "light";
+      el("circle", {cx: x, cy: y, r: r, class: "disk " + side + (flipped.has(name) ? " flipped" : "")}, layer);
+      if (line) text(x, y + 5, side === "dark" ? "1¢" : "10¢", "coin " + side, layer);
+      what = sides[side] + (flipped.has(name) ? ", just turned" : "");
+    } else if (legal.has(name)) {
+      el("circle", {cx: x, cy: y, r: 6, class: "legal " + state.turn}, layer);
+      what = "empty, legal for " + sides[state.turn];
     }
-    if (name === state.last) el("circle", {cx: x, cy: y, r: 5, class: "last"}, cell);
-    if (name === state.suggestion) el("circle", {cx: x, cy: y, r: r, class: "suggestion"}, cell);
-    if (c === focus) el("rect", {x: x - r - 4, y: y - r - 4, width: 2 * r + 8, height: 2 * r + 8, class: "focus"}, cell);
-    cell.addEventListener("click", () => post("place", {cell: name}));
+    if (name === state.bound_to) el("circle", {cx: x, cy: y, r: r + 3, class: "anchor"}, layer);
+    // The last placement: a red dot on the disk (above the coin on the line, not on its value).
+    if (name === state.last) el("circle", {cx: x, cy: line ? y - r - 9 : y, r: 5, class: "last"}, layer);
+    if (name === state.suggestion) el("circle", {cx: x, cy: y, r: r + 1, class: "suggestion"}, layer);
+    cell.content.replaceWith(layer);
+    cell.content = layer;
+    cell.g.setAttribute("aria-label", name + ": " + what);
+    cell.g.classList.toggle("is-legal", legal.has(name));
   }
-  if (g.kind === "square") {
-    for (let f = 0; f < g.size; f++) {
-      const t = el("text", {x: f * 50 + 45, y: height - 2, class: "mark"}, svg);
-      t.textContent = "abcdefghi"[f];
-    }
-    for (let k = 0; k < g.size; k++) {
-      const t = el("text", {x: 10, y: (g.size - 1 - k) * 50 + 30, class: "mark"}, svg);
-      t.textContent = String(k + 1);
-    }
+}
+
+// Whether a person may place now: not during the demo, not on the computer's turn, not over.
+function yourTurn() {
+  return !state.outcome && !state.demo && state.computer !== state.turn;
+}
+
+function place(name) {
+  if (!state) return;
+  post("place", {cell: name});
+}
+
+function onKey(e, index) {
+  const g = state.grid;
+  const n = g.kind === "line" ? g.cells : g.size;
+  const col = g.kind === "line" ? index : index % n;
+  const moves = {
+    ArrowLeft: col > 0 ? -1 : 0, ArrowRight: col < n - 1 ? 1 : 0,
+    ArrowUp: g.kind === "line" ? 0 : n, ArrowDown: g.kind === "line" ? 0 : -n,
+    Home: -col, End: n - 1 - col,
+  };
+  if (e.key in moves) {
+    const next = index + moves[e.key];
+    if (next >= 0 && next < cells.length) setFocus(next, true);
+    e.preventDefault();
+  } else if (e.key === "Enter" || e.key === " ") {
+    place(cells[index].name);
+    e.preventDefault();
+  }
+}
+
+function setFocus(index, move) {
+  if (cells[focusIndex]) cells[focusIndex].g.setAttribute("tabindex", "-1");
+  focusIndex = index;
+  cells[index].g.setAttribute("tabindex", "0");
+  if (move) cells[index].g.focus();
+}
+
+// --- the panel ---------------------------------------------------------------------------------
+
+function sideLabel(side) {
+  return side + " (" + state.side_names[side] + ")";
+}
+
+function phaseText() {
+  if (state.game !== "io" || state.outcome) return "";
+  const who = state.side_names[state.turn];
+  switch (state.phase) {
+    case "first": return "Opening: " + who + " places the first stone, anywhere.";
+    case "bound": return "Opening, bound: " + who + " places next to " + state.bound_to +
+      " (the opponent's last stone), straight or diagonally.";
+    case "free": return "Opening, free: " + who + " places where all eight neighbours are empty " +
+      "(no corner).";
+    default: return "Single placements: one stone on any empty cell.";
   }
 }
 
 function show() {
   $("title").textContent = state.title;
+  document.title = state.title + " — the table";
   const names = state.side_names;
-  $("who-dark").textContent = "Dark (" + names.dark + ")";
-  $("who-light").textContent = "Light (" + names.light + ")";
-  $("score-dark").textContent = state.scores[0];
-  $("score-light").textContent = state.scores[1];
+  for (const side of ["dark", "light"]) {
+    $("who-" + side).textContent = side[0].toUpperCase() + side.slice(1) + " (" + names[side] + ")" +
+      (state.computer === side ? " · computer" : "");
+    $("score-" + side).textContent = state.scores[side === "dark" ? 0 : 1];
+    $("box-" + side).classList.toggle("to-move", !state.outcome && state.turn === side);
+  }
   const turn = $("turn");
   turn.className = "turn " + (state.outcome ? "" : state.turn);
   if (state.outcome) {
-    turn.textContent = state.outcome.winner === "draw" ? "A draw" : state.outcome.winner + " wins";
+    const o = state.outcome;
+    turn.textContent = (o.winner === "draw" ? "A draw" : sideLabel(o.winner) + " wins") +
+      " " + o.dark + "-" + o.light;
   } else {
-    turn.textContent = state.turn + " (" + names[state.turn] + ") to place" +
-      (state.phase ? ": " + state.phase + " placement" : "");
+    turn.textContent = sideLabel(state.turn) + " to place";
   }
-  $("status").textContent = state.message || (state.thinking ? "The computer is thinking…" : "");
-  const moves = $("moves");
-  moves.replaceChildren(...state.moves.map((m) => { const li = document.createElement("li"); li.textContent = m; return li; }));
+  const phase = phaseText();
+  $("phase").hidden = !phase;
+  $("phase").textContent = phase;
+  let status = state.message;
+  if (state.demo) status = (status ? status + " " : "") + "Demo: the computer plays both sides; click a cell to stop.";
+  else if (state.thinking && !status) status = state.computer === state.turn ? "The computer is thinking…" : "Looking for a suggestion…";
+  else if (state.suggestion && !status) status = "Suggestion for " + names[state.turn] + ": " + state.suggestion;
+  $("status").textContent = status;
+  showMoves();
   $("computer").value = state.computer;
   $("level").value = String(state.level);
   $("demo").classList.toggle("active", state.demo);
+  $("demo").textContent = state.demo ? "Stop demo" : "Demo";
+  $("take-back").disabled = state.moves.length === 0;
+  $("suggest").disabled = !yourTurn();
   $("coin").hidden = state.game !== "othello";
+  const coin = state.coin;
+  $("coin-result").hidden = !coin;
+  if (coin) {
+    $("coin-result").textContent = "The toss: " + state.side_names[coin.caller] + " called " + coin.call +
+      ", the coin showed " + coin.shows + ", so " + state.side_names[coin.first] + " placed first.";
+  }
   $("numberline-options").hidden = state.game !== "numberline";
-  const choice = state.game === "io" ? "io:" + state.rules : state.game;
-  if ($("game").value !== choice) $("game").value = choice;
+  if (state.game === "numberline") showOptions();
+  if ($("game").value !== state.choice) $("game").value = state.choice;
   draw();
+}
+
+function showMoves() {
+  const list = $("moves");
+  const items = state.history.map((h, i) => {
+    const li = document.createElement("li");
+    const move = document.createElement("span");
+    move.className = "move " + h.side + (i === state.history.length - 1 ? " current" : "");
+    move.textContent = h.cell + (h.flips ? " +" + h.flips : "");
+    move.title = state.side_names[h.side] + " on " + h.cell + ", " + h.flips + " turned";
+    li.appendChild(move);
+    if (h.pass) {
+      const note = document.createElement("small");
+      note.textContent = " " + state.side_names[h.side === "dark" ? "light" : "dark"] + " passes";
+      li.appendChild(note);
+    }
+    return li;
+  });
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
+}
+
+// The number line's options as the current rules say, unless the person is editing them.
+function showOptions() {
+  const parts = state.rules.split("+");
+  $("ties-to-2").checked = parts.includes("ties-to-2");
+  if (document.activeElement !== $("holes")) {
+    const holes = parts.find((p) => p.startsWith("holes="));
+    $("holes").value = holes ? holes.slice(6) : "";
+  }
 }
 
 function rulesFor(game) {
   if (game !== "numberline") return undefined;
   const parts = [];
   if ($("ties-to-2").checked) parts.push("ties-to-2");
-  const holes = $("holes").value.trim();
-  if (holes) parts.push("holes=" + holes.replace(/\s+/g, ""));
+  const holes = $("holes").value.replace(/\s+/g, "");
+  if (holes) parts.push("holes=" + holes);
   return parts.join("+") || "standard";
 }
 
-function newGame(call) {
-  const [game, rules] = $("game").value.split(":");
+function newGame(call, choice) {
+  const [game, rules] = (choice || $("game").value).split(":");
   const body = {game};
   const r = rules || rulesFor(game);
   if (r) body.rules = r;
@@ -152,26 +293,25 @@ $("load").addEventListener("change", async () => {
   if (file) await post("load", {record: await file.text()});
   $("load").value = "";
 });
-document.addEventListener("keydown", (e) => {
-  if (!state || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-  const g = state.grid;
-  const n = g.kind === "line" ? g.cells : g.size;
-  const moves = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: g.kind === "line" ? 0 : n, ArrowDown: g.kind === "line" ? 0 : -n};
-  if (e.key in moves) {
-    focus = Math.min(g.cells - 1, Math.max(0, focus + moves[e.key]));
-    draw();
-    e.preventDefault();
-  } else if (e.key === "Enter") {
-    post("place", {cell: g.names[focus]});
-  }
-});
 
 function connect() {
   const source = new EventSource("/api/table/events");
-  source.addEventListener("state", (e) => { state = JSON.parse(e.data); show(); });
+  source.addEventListener("state", (e) => {
+    state = JSON.parse(e.data);
+    // /table?game=io:7x7 asks for that game, but a page opened on the game in progress
+    // (another tab's) joins it rather than starting over.
+    if (wanted) {
+      const choice = wanted;
+      wanted = null;
+      if (choice !== state.choice && choice !== "iago") newGame(undefined, choice);
+    }
+    show();
+  });
+  source.addEventListener("viewers", (e) => {
+    const n = Number(e.data);
+    $("viewers").textContent = n === 1 ? "1 page" : n + " pages";
+  });
   source.onopen = () => { $("link").textContent = "live"; $("link").className = "pill"; };
   source.onerror = () => { $("link").textContent = "offline"; $("link").className = "pill off"; };
 }
-const wanted = new URLSearchParams(location.search).get("game");
 connect();
-if (wanted) { $("game").value = wanted; newGame(); }
