@@ -60,7 +60,8 @@ POWER_PINS = (
 
 # Fill colours of the row lines in the diagram (pale, so black text stays readable).
 ROW_FILLS = ("#fde2e2", "#fdf0d5", "#fbf8cc", "#dcf5d9", "#d6f0f5", "#dde4fb", "#ebdcf9",
-             "#f5dcec")
+             "#f5dcec", "#e6e6e6", "#f2e6d9", "#e0f0e8", "#e8e0f0", "#f0f0dc", "#dcecf0",
+             "#f0dce4", "#e4f0dc")      # a fill for each of up to 16 row lines
 
 
 class UsageError(Exception):

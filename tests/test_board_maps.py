@@ -144,7 +144,7 @@ BROKEN = [
     ("cell-led-bool", _set(["cells", "G5", "led"], True), ["G5", "LED true"]),
     ("cell-row-float", _set(["cells", "G5", "row"], 1.0), ["G5", "row 1.0"]),
     ("rows-not-list", _set(["rows"], 2), ["rows must be a list"]),
-    ("rows-empty", _set(["rows"], []), ["rows must be a list of 1-8"]),
+    ("rows-empty", _set(["rows"], []), ["rows must be a list of 1-16"]),
     ("pin-twice-in-rows", lambda d: d["rows"].__setitem__(1, d["rows"][0]), ["rows[1]", "rows[0]"]),
     ("col-pin-is-a-row", lambda d: d["cols"].__setitem__(7, d["rows"][3]), ["cols[7]", "rows[3]"]),
     ("button-twice", lambda d: d["buttons"].__setitem__("confirm", d["buttons"]["select"]),

@@ -207,3 +207,23 @@ def test_matches_a_plain_model_on_random_chatter(debounce_ms, period, seed):
         while (event := deb.events.get()) >= 0:
             got.append((t, event & CROSSING, bool(event & CLOSED)))
     assert got == reference_events(samples, debounce_ms)
+
+
+def test_a_matrix_of_sixteen_row_lines_reports_every_crossing():
+    """A board with more than 64 switches (a 9x9 square board) scans up to 16 row lines of 8
+    columns: crossings up to 127 still fit an event byte beside its CLOSED bit."""
+    deb = Debouncer(DEBOUNCE_MS, rows=16)
+    raw = bytearray(16)
+    for crossing in (64, 80, 127):
+        raw[crossing >> 3] |= 1 << (crossing & 7)
+    deb.update(raw, 0)
+    assert deb.busy() and deb.update(raw, DEBOUNCE_MS) == 3
+    got = []
+    while (event := deb.events.get()) >= 0:
+        got.append((event & CROSSING, bool(event & CLOSED)))
+    assert got == [(64, True), (80, True), (127, True)]
+    assert deb.is_closed(127) and not deb.busy()
+    raw[15] = 0
+    deb.update(raw, 100)
+    deb.update(raw, 100 + DEBOUNCE_MS)
+    assert deb.events.get() == 127 and not deb.is_closed(127)

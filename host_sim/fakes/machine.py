@@ -63,7 +63,8 @@ class Circuit:
 
     row_pins, col_pins   GPIOs of the matrix lines (positions = the board map's row/col)
     diodes               a diode in series with every switch (the real board has them)
-    switches             bytearray(8): bit c of byte r = the switch at row r, col c is closed
+    switches             bytearray(8), or one byte a row line where there are more:
+                         bit c of byte r = the switch at row r, col c is closed
     """
 
     def __init__(self, row_pins=(), col_pins=(), diodes=True, clock=None, boardmap=None):
@@ -72,7 +73,7 @@ class Circuit:
         self.diodes = diodes
         self.clock = clock
         self.boardmap = boardmap
-        self.switches = bytearray(8)
+        self.switches = bytearray(max(8, len(self.row_pins)))
         self.grounded = set()          # GPIOs a held button connects to ground
         self.led_buffers = {}          # GPIO -> the bytes of the last bitstream sent on it
         self.led_writes = 0
@@ -109,7 +110,7 @@ class Circuit:
 
     def set_cells(self, cells):
         """Exactly the hexes in `cells` have disks."""
-        self.switches[:] = bytes(8)
+        self.switches[:] = bytes(len(self.switches))
         for cell in cells:
             self.set_cell(cell)
 

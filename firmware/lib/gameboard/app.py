@@ -11,7 +11,7 @@ import sys
 
 from gameboard.controller import NONE, Controller, elapsed
 from gameboard.leds import LedOutput
-from gameboard.debounce import Debouncer
+from gameboard.debounce import CROSSING, Debouncer
 from gameboard.layout import Layout
 from gameboard.link import Link
 from gameboard.saves import SaveError, Saves
@@ -40,9 +40,9 @@ class App:
         self.button_raw = 0
         self.button_state = 0
         self.button_since = 0
-        self.raw = bytearray(8)
+        self.raw = bytearray(boardmap.lines)   # one byte of column bits a row line
         self.diodes = boardmap.diodes
-        self.debouncer = Debouncer(boardmap.debounce_ms)
+        self.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines)
         now = clock.ticks_ms()
         self.layout = Layout(boardmap.geometry, boardmap.size)
         settings, game, flips, problem = self._load()
@@ -117,13 +117,13 @@ class App:
             event = events.get()
             if event < 0:
                 break
-            cell = cell_of[event & 63]
+            cell = cell_of[event & CROSSING]
             if cell != NONE:
                 closed = event >> 7
                 timing = self.link.timing   # None unless the host link's stats command asked
                 if closed and timing is not None and timing[0] < 0:
                     timing[0] = clock.ticks_us()
-                ghost = closed and not self.diodes and self._ghostly(event & 63)
+                ghost = closed and not self.diodes and self._ghostly(event & CROSSING)
                 ctl.switch(cell, closed, now, ghost)
                 if ctl is not self.game and getattr(ctl, "shares_board", False):
                     self.game.switch(cell, closed, now, ghost)   # the demo's stopping disk
@@ -180,7 +180,7 @@ class App:
         others = state[row] & ~bit
         if not others:
             return False
-        for r in range(8):
+        for r in range(len(state)):
             if r != row and state[r] & bit and state[r] & others:
                 return True
         return False

@@ -17,9 +17,10 @@ except ImportError:
 
 FORMAT = const(1)
 CELLS = const(61)
-MATRIX_LINES = const(8)      # at most 8 row and 8 column lines: one byte of column bits a row
+MATRIX_COLS = const(8)       # at most 8 column lines: a row's switches are one byte of bits
+MATRIX_ROWS = const(16)      # at most 16 row lines: a crossing (row * 8 + col) fits 7 bits
 NO_CELL = const(255)         # cell_of_crossing at a crossing no hex uses
-SQUARE_SIZES = (7, 8)        # square boards the firmware referees (gameboard/layout.py)
+SQUARE_SIZES = (7, 8, 9)     # square boards the firmware referees (gameboard/layout.py)
 
 # GPIOs a board may use: GP23-25 and GP29 are wired on the Pico itself (power-supply mode,
 # VBUS sense, on-board LED, VSYS sense).
@@ -65,8 +66,9 @@ class BoardMap:
     current_budget_ma, led_ma_per_channel, led_idle_ma, debounce_ms
     geometry, size       "hex" (size 9) or "square" (size 7 or 8)
     cells                how many cells: 61 hexes, or size * size squares
-    cell_of_crossing     bytearray(64): crossing (row * 8 + col, positions in row_pins and
-                         col_pins) -> cell, or NO_CELL where no cell is wired
+    lines                how many row lines the scan fills: len(row_pins), at least 8
+    cell_of_crossing     bytearray(lines * 8): crossing (row * 8 + col, positions in row_pins
+                         and col_pins) -> cell, or NO_CELL where no cell is wired
     crossing_of_cell     bytearray(cells): cell -> crossing
     led_of_cell          bytearray(cells): cell -> position in the LED chain
     cell_of_led          bytearray(cells): position in the LED chain -> cell
@@ -92,6 +94,7 @@ class BoardMap:
     diodes: bool
     geometry: str
     size: int
+    lines: int
     cells: int
     cell_of_crossing: bytearray
     crossing_of_cell: bytearray
@@ -140,10 +143,10 @@ def _pin(value, where, used):
     return value
 
 
-def _lines(data, key, used):
+def _lines(data, key, used, most):
     pins = data[key]
-    if not isinstance(pins, list) or not 1 <= len(pins) <= MATRIX_LINES:
-        _fail("%s must be a list of 1-%d GPIO numbers" % (key, MATRIX_LINES))
+    if not isinstance(pins, list) or not 1 <= len(pins) <= most:
+        _fail("%s must be a list of 1-%d GPIO numbers" % (key, most))
     return tuple(_pin(p, "%s[%d]" % (key, i), used) for i, p in enumerate(pins))
 
 
@@ -173,8 +176,9 @@ def check(data):
     bmap.name = name
 
     used = {}
-    bmap.row_pins = _lines(data, "rows", used)
-    bmap.col_pins = _lines(data, "cols", used)
+    bmap.row_pins = _lines(data, "rows", used, MATRIX_ROWS)
+    bmap.col_pins = _lines(data, "cols", used, MATRIX_COLS)
+    bmap.lines = max(8, len(bmap.row_pins))
     bmap.led_pin = _pin(data["led_pin"], "led_pin", used)
     buttons = data["buttons"]
     if not isinstance(buttons, dict):
@@ -234,9 +238,8 @@ def _geometry(geometry, bmap):
             bmap.size = size
             bmap.cells = size * size
             return
-        _fail("geometry: a square board is %s squares a side (the reed matrix has at most "
-              "%d x %d crossings), not %s" % (" or ".join(str(n) for n in SQUARE_SIZES),
-                                             MATRIX_LINES, MATRIX_LINES, _show(size)))
+        _fail("geometry: a square board is 7, 8 or 9 squares a side (Io 7x7, Othello, "
+              "Io 9x9), not %s" % _show(size))
     _fail("geometry must be {\"kind\": \"hex\"} or {\"kind\": \"square\", \"size\": 8}, "
           "not %s" % _show(geometry))
 
@@ -256,7 +259,7 @@ def _cells(cells, bmap):
               "{\"A1\": {\"row\": 0, \"col\": 0, \"led\": 0}, ...}")
     count = bmap.cells
     names, span = _names(bmap)
-    bmap.cell_of_crossing = bytearray(b"\xff" * (MATRIX_LINES * MATRIX_LINES))
+    bmap.cell_of_crossing = bytearray(b"\xff" * (bmap.lines * MATRIX_COLS))
     bmap.crossing_of_cell = bytearray(count)
     bmap.led_of_cell = bytearray(count)
     bmap.cell_of_led = bytearray(count)
@@ -283,7 +286,7 @@ def _cells(cells, bmap):
                   % (name, _show(col), cols - 1))
         if not _is_int(led) or not 0 <= led < count:
             _fail("cells: %s: LED %s is out of range (0-%d)" % (name, _show(led), count - 1))
-        crossing = row * MATRIX_LINES + col
+        crossing = row * MATRIX_COLS + col
         other = bmap.cell_of_crossing[crossing]
         if other != NO_CELL:
             _fail("cells: %s and %s both use the crossing of row %d and col %d"

@@ -7,8 +7,9 @@ produces no event, and an event comes `debounce_ms` after the contact settled (Q
 sym_defer_pk).
 
 Switches are addressed by crossing = row * 8 + col, the matrix positions of the board map;
-`BoardMap.cell_of_crossing` turns one into a hex. Raw and debounced states are bytearray(8),
-one byte of column bits a row line, bit set = switch closed.
+`BoardMap.cell_of_crossing` turns one into a hex. Raw and debounced states are one byte of
+column bits a row line, bit set = switch closed: bytearray(8) for the usual 8 row lines, up to
+16 for a larger matrix (`rows`).
 
 An event is one small int: `crossing | CLOSED` for a switch that closed, `crossing` for one
 that opened (`event & CROSSING`, `event >> 7`). Events wait in a fixed ring, `EventQueue`,
@@ -22,10 +23,9 @@ except ImportError:
     def const(x):
         return x
 
-ROWS = const(8)
-_IDLE = bytes(ROWS)
+ROWS = const(8)            # row lines of the usual matrix (the default)
 CLOSED = const(0x80)       # event bit: the switch closed
-CROSSING = const(0x3F)     # event bits: the crossing
+CROSSING = const(0x7F)     # event bits: the crossing (16 row lines of 8 columns at most)
 _WRAP = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30 on MicroPython
 
 
@@ -94,14 +94,14 @@ _LOWEST_BIT = _lowest_bits()   # byte -> index of its lowest set bit
 def debounce(raw, state, pending, since, now, debounce_ms, events):
     """One scan's debouncing; returns the number of events queued.
 
-    raw      bytearray(8): the switches as scanned now
-    state    bytearray(8): the debounced switches, updated in place
-    pending  bytearray(8): switches whose raw state differs from `state`, being timed
-    since    list of 64 ints: when each pending switch was first seen differing
+    raw      bytearray(rows): the switches as scanned now
+    state    bytearray(rows): the debounced switches, updated in place
+    pending  bytearray(rows): switches whose raw state differs from `state`, being timed
+    since    list of rows * 8 ints: when each pending switch was first seen differing
     events   EventQueue the changes go to
     """
     queued = 0
-    for r in range(ROWS):
+    for r in range(len(state)):
         differ = raw[r] ^ state[r]
         timing = pending[r]
         if not (differ | timing):
@@ -128,19 +128,20 @@ def debounce(raw, state, pending, since, now, debounce_ms, events):
 class Debouncer:
     """Debounces the reed matrix: `update(raw, now_ms)` after every scan, then drain `events`."""
 
-    def __init__(self, debounce_ms, capacity=64):
+    def __init__(self, debounce_ms, capacity=64, rows=ROWS):
         if debounce_ms < 1:
             raise ValueError("debounce_ms must be at least 1")
         self.debounce_ms = debounce_ms
-        self.state = bytearray(ROWS)
-        self.pending = bytearray(ROWS)
-        self.since = [0] * (ROWS * 8)
+        self.state = bytearray(rows)
+        self.pending = bytearray(rows)
+        self._idle = bytes(rows)
+        self.since = [0] * (rows * 8)
         self.events = EventQueue(capacity)
 
     def update(self, raw_rows, now_ms):
-        """Take one scan (bytearray(8), 1 = closed) made at `now_ms`; returns events queued."""
+        """Take one scan (bytearray(rows), 1 = closed) made at `now_ms`; returns events queued."""
         # The usual scan: nothing differs and nothing is being timed (two compares in C).
-        if raw_rows == self.state and self.pending == _IDLE:
+        if raw_rows == self.state and self.pending == self._idle:
             return 0
         return debounce(raw_rows, self.state, self.pending, self.since, now_ms,
                         self.debounce_ms, self.events)
@@ -151,4 +152,4 @@ class Debouncer:
 
     def busy(self):
         """True while some switch is being timed (its raw state differs from its debounced one)."""
-        return self.pending != _IDLE
+        return self.pending != self._idle

@@ -17,7 +17,6 @@ except ImportError:
     def const(x):
         return x
 
-_ROWS = const(8)
 # After a row line goes low, a column's pull-up (about 50 kOhm) must discharge the wiring
 # through the closed switch, and a column released by the previous row must charge back up:
 # microseconds for a board's worth of wire and diodes. 10 us a row keeps a scan near 0.3 ms.
@@ -47,8 +46,9 @@ class ReedMatrix:
         self._gpio_in = GPIO_IN
 
     def scan(self, into):
-        """Fill `into` (bytearray(8)) with the closed switches: bit c of byte r is the switch
-        at row line r and column line c. Allocates nothing."""
+        """Fill `into` (a bytearray of the board map's `lines`, 8 for the usual matrix) with
+        the closed switches: bit c of byte r is the switch at row line r and column line c;
+        bytes past the row lines are 0. Allocates nothing."""
         shift = self._shift
         mask = self._mask
         mem32 = self._mem32
@@ -69,7 +69,7 @@ class ReedMatrix:
             row(1)
             into[r] = bits
             r += 1
-        while r < _ROWS:
+        while r < len(into):
             into[r] = 0
             r += 1
 
