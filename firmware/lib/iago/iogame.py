@@ -1,23 +1,29 @@
-"""Io (../shared/rules/io-rules.txt) on a 7x7 or 9x9 board, as read by docs/rules.md.
+"""Io (../shared/rules/io-rules.txt) on a 7x7 or 9x9 board, as read by docs/rules.md ("Io").
 
 Black is dark, White is light; cells are named a1-g7 / a1-i9 (squaregrid). Each placement is
-one push and `turn` names who places next, so in the opening the same side places twice:
-- first: White places one stone anywhere on the empty board;
-- then, turn by turn, a bound stone on a cell next to (straight or diagonally) the opponent's
-  last stone, then a free stone on a non-corner cell whose neighbours are all empty;
-- when, after the bound stone, no free placement is possible, the turn ends and the opponent
-  begins the single-placement phase: one stone on any empty cell, corners included.
+one push and `turn` names who places next, so in the opening the same side places twice.
+`phase` says what the next placement is:
+- FIRST: White places one stone anywhere on the empty board (a corner included);
+- BOUND: a stone on an empty cell next to (straight or diagonally) `anchor`, the opponent's
+  last stone (White's first stone or the opponent's last free stone);
+- FREE: the same player's second stone, on a non-corner cell whose neighbours on the board are
+  all empty. After every bound stone the board looks for a free cell: if none is left the
+  bound player's turn ends there and the opponent begins the single-placement phase;
+- SINGLE: one stone on any empty cell, corners included, until the board is full.
 Enclosed opponent lines in the 8 directions are turned over, as in Othello, but a placement
-that encloses nothing is legal too. The game ends when the board is full; most stones wins
-(both boards have an odd number of cells, so there are no draws).
+that encloses nothing is legal too (a free stone never encloses: its neighbours are empty).
+Most stones wins; both boards have an odd number of cells, so there are no draws.
 
-The position text ends with the phase: `first`, `bound=<cell>` (the opponent's last stone,
-which the bound stone must touch), `free`, or `single`.
+The position text ends with one phase field: `first`, `bound=<cell>` (the stone the bound
+placement must touch), `free` or `single`; the 9x9 start is `9/9/9/9/9/9/9/9/9 L first`.
+A text is refused when its phase cannot be played: `first` on a board that is not empty or
+with Black to move, `bound=` on a cell that is not the opponent's stone or has no empty
+neighbour, `free` with no free cell left.
 """
 
 import iago
 from iago import countgame, squaregrid
-from iago.errors import InvalidCellError, InvalidPositionError
+from iago.errors import InvalidCellError, InvalidPositionError, InvalidRulesError
 from iago.rules import DARK, EMPTY, LIGHT
 
 try:
@@ -29,34 +35,73 @@ except ImportError:
 GAME = "io"
 TITLE = "Io"
 SIDE_NAMES = {DARK: "black", LIGHT: "white"}
-NONE = const(255)
-# Phases, as stored in undo records.
+NONE = const(255)       # no anchor (outside the bound phase)
+# Phases, as kept in undo records.
 FIRST = const(0)
 BOUND = const(1)
 FREE = const(2)
 SINGLE = const(3)
 PHASE_NAMES = ("first", "bound", "free", "single")
+STARTING_TEXT = "9/9/9/9/9/9/9/9/9 L first"
+# perft(board, depth): the shared count of placement sequences (a game that ends early counts
+# as one leaf where it ends); every placement, bound or free, is one ply.
 perft = iago.perft
 
+_SIZES = {"9x9": 9, "7x7": 7}
+_NON_CORNERS = {}       # size -> bytes of the cells a free stone may take
 
-class Rules(countgame.SimpleRules):
+
+def _non_corners(grid):
+    cells = _NON_CORNERS.get(grid.size)
+    if cells is None:
+        corners = grid.CORNERS
+        cells = _NON_CORNERS[grid.size] = bytes(
+            c for c in range(grid.CELLS) if c != corners[0] and c != corners[1] and
+            c != corners[2] and c != corners[3])
+    return cells
+
+
+class Rules:
+    """The board size: '9x9' (the rule text's diagram, the default) or '7x7' (for beginners)."""
+
     VARIANTS = ("9x9", "7x7")
+    penalty = False
 
-    def size(self):
-        return int(self.variant[0])
+    def __init__(self, variant="9x9"):
+        if not isinstance(variant, str) or variant not in _SIZES:
+            raise InvalidRulesError("unknown rules %r (known: 9x9, 7x7)" % (variant,))
+        self.variant = variant
+        self.size = _SIZES[variant]
 
+    @classmethod
+    def parse(cls, name):
+        """'9x9' or '7x7', any case; raises InvalidRulesError naming anything else."""
+        key = name.strip().lower() if isinstance(name, str) else ""
+        if key not in _SIZES:
+            raise InvalidRulesError("unknown rules %r (known: 9x9, 7x7)" % (name,))
+        return cls(key)
 
-STARTING_TEXT = "9/9/9/9/9/9/9/9/9 L first"
+    def name(self):
+        return self.variant
+
+    def __eq__(self, other):
+        return isinstance(other, Rules) and other.variant == self.variant
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return "Rules(%r)" % self.variant
 
 
 def _is_free(cells, nb, cell):
-    """A free placement: an empty cell whose neighbours on the board are all empty."""
+    """A free placement's cell: empty, and its neighbours on the board are all empty."""
     if cells[cell] != EMPTY:
         return False
     base = cell * 8
     for d in range(8):
         x = nb[base + d]
-        if x != 255 and cells[x] != EMPTY:
+        if x != NONE and cells[x] != EMPTY:
             return False
     return True
 
@@ -64,7 +109,7 @@ def _is_free(cells, nb, cell):
 class Board(countgame.CountBoard):
     GAME = GAME
     SIDE_NAMES = SIDE_NAMES
-    STATE_BYTES = 3   # turn, phase, the stone a bound placement must touch
+    STATE_BYTES = 3   # an undo record keeps the turn, the phase and the anchor before
 
     def __init__(self, text=None, rules=None):
         self.phase = FIRST
@@ -77,7 +122,7 @@ class Board(countgame.CountBoard):
 
     @classmethod
     def grid_for(cls, rules):
-        return squaregrid.grid(rules.size())
+        return squaregrid.grid(rules.size)
 
     def starting_text(self):
         n = self.grid.size
@@ -87,42 +132,48 @@ class Board(countgame.CountBoard):
 
     def _generate(self):
         cells = self._cells
-        grid = self.grid
-        nb = grid.NEIGHBOURS
         phase = self.phase
         if phase == BOUND:
-            out = []
+            nb = self.grid.NEIGHBOURS
             base = self.anchor * 8
+            out = []
             for d in range(8):
                 x = nb[base + d]
-                if x != 255 and cells[x] == EMPTY:
+                if x != NONE and cells[x] == EMPTY:
                     out.append(x)
             out.sort()
             return out
         if phase == FREE:
-            corners = grid.CORNERS
-            return [c for c in range(grid.CELLS) if c not in corners and _is_free(cells, nb, c)]
-        return [c for c in range(grid.CELLS) if cells[c] == EMPTY]
+            return self.free_cells()
+        return [c for c in range(len(cells)) if cells[c] == EMPTY]
 
     def _flips(self, cell):
         return countgame.enclosed(self._cells, self.grid.NEIGHBOURS, 8, cell, self.turn)
 
     def free_cells(self):
-        """The cells a free placement could take now (corners excluded)."""
+        """The cells a free placement could take now (never a corner), in cell order."""
         cells = self._cells
-        grid = self.grid
-        return [c for c in range(grid.CELLS)
-                if c not in grid.CORNERS and _is_free(cells, grid.NEIGHBOURS, c)]
+        nb = self.grid.NEIGHBOURS
+        return [c for c in _non_corners(self.grid) if _is_free(cells, nb, c)]
+
+    def _any_free(self):
+        cells = self._cells
+        nb = self.grid.NEIGHBOURS
+        for c in _non_corners(self.grid):
+            if _is_free(cells, nb, c):
+                return True
+        return False
 
     def _advance(self, cell):
         phase = self.phase
         if phase == FIRST or phase == FREE:
+            # The opponent's bound stone must touch this one.
             self.phase = BOUND
             self.anchor = cell
             self.turn ^= 3
         elif phase == BOUND:
             self.anchor = NONE
-            if self.free_cells():
+            if self._any_free():
                 self.phase = FREE
             else:
                 # No free placement left: the turn ends, the opponent begins the last phase.
@@ -138,6 +189,10 @@ class Board(countgame.CountBoard):
         self.turn = state[0]
         self.phase = state[1]
         self.anchor = state[2]
+
+    def is_game_over(self):
+        """The game ends when the board is full (only the single-placement phase can fill it)."""
+        return self.phase == SINGLE and not self._legal()
 
     # --- position text ---------------------------------------------------------------------
 
@@ -157,17 +212,32 @@ class Board(countgame.CountBoard):
                 self.anchor = self.grid.parse_cell(word[6:])
             except InvalidCellError as exc:
                 raise InvalidPositionError("%s: %s" % (word, exc))
-            if self._cells[self.anchor] != self.turn ^ 3:
-                raise InvalidPositionError("%s: the bound stone must touch a stone of the "
-                                           "opponent's, and %s holds none" % (word, word[6:]))
             self.phase = BOUND
         elif word in ("first", "free", "single"):
             self.phase = PHASE_NAMES.index(word)
         else:
             raise InvalidPositionError("unknown phase %r (first, bound=<cell>, free, single)"
                                        % (word,))
-        if self.phase == FIRST and any(self._cells):
-            raise InvalidPositionError("phase 'first' needs the empty board")
+
+    def _after_setup(self):
+        """Refuse a phase that could not be played (none of these arises in a game)."""
+        phase = self.phase
+        word = self._fields()[1:]
+        if phase == FIRST:
+            if any(self._cells):
+                raise InvalidPositionError("%s: the first stone goes on the empty board" % word)
+            if self.turn != LIGHT:
+                raise InvalidPositionError("%s: White places the first stone (side L)" % word)
+        elif phase == BOUND:
+            if self._cells[self.anchor] != self.turn ^ 3:
+                raise InvalidPositionError("%s: the bound stone must touch the opponent's last "
+                                           "stone, and %s holds none" % (word, word[6:]))
+            if not self._generate():
+                raise InvalidPositionError("%s: no empty cell touches %s, so no bound placement "
+                                           "is possible" % (word, word[6:]))
+        elif phase == FREE and not self._any_free():
+            raise InvalidPositionError("free: no cell is free (every empty cell touches a "
+                                       "stone or is a corner)")
 
 
 def new_board(rules=None):
