@@ -6,7 +6,9 @@ restates the decisions."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import mpvm
 from gamecheck import check_push_pop
+from test_rules_micropython import LCG, run_cpython
 
 from iago import IagoError, IllegalMoveError, InvalidPositionError, InvalidRulesError, othello
 from iago.rules import DARK, EMPTY, LIGHT
@@ -47,6 +49,22 @@ def test_own_disks_are_not_skipped_over():
     board = othello.Board(row(".LLLDLLD"))
     board.push(cell("a1"))
     assert board.text().split()[0].endswith("/DDDDDLLD")
+
+
+def test_a_line_cannot_start_by_skipping_an_own_disk():
+    # "You many not skip over your own color square to outflank an opposing square."
+    board = othello.Board("DL6/8/8/8/8/8/8/.DLD4 D")
+    assert board.turn == DARK and board.flips(cell("a1")) == []
+    assert names(board.legal_moves) == ["c8"]
+
+
+def test_flipped_disks_do_not_outflank_in_turn():
+    # "Square(s) may only be outflanked as a direct result of a move and must fall in the
+    # direct line of the square placed down": b1 turns, but b2, now between b1 and b3, stays.
+    board = othello.Board("8/8/8/8/8/1D6/1L6/.LD5 D")
+    board.play("a1")
+    assert board.text() == "8/8/8/8/8/1D6/1L6/DDD5 L"
+    assert board.cell(cell("b1")) == DARK and board.cell(cell("b2")) == LIGHT
 
 
 def test_every_outflanked_line_flips_at_once_diagonals_included():
@@ -117,6 +135,19 @@ def test_the_most_squares_win_and_equal_counts_draw():
     assert outcome.winner == EMPTY and outcome.result() == "1/2-1/2"
 
 
+def test_a_placement_that_leaves_neither_side_a_move_ends_the_game():
+    # "or when it is no longer possible for either player to flip any opponents squares":
+    # the board need not be full, and neither side is asked to pass.
+    board = othello.Board(row("DL6"))
+    board.play("c1")
+    assert board.text() == "8/8/8/8/8/8/8/DDD5 L"
+    assert board.is_game_over() and list(board.legal_moves) == []
+    assert board.outcome().result() == "1-0" and board.outcome().dark_score == 3
+    with pytest.raises(IllegalMoveError, match="d1: the game is over"):
+        board.play("d1")
+    assert board.pop() == cell("c1") and board.text() == row("DL6")
+
+
 def test_a_full_board_ends_the_game():
     # "when ... all 64 squares have been filled"
     board = othello.Board("/".join(["DDDDLLLL"] * 8) + " D")
@@ -127,8 +158,16 @@ def test_who_starts_is_a_coin_toss():
     # "you will be asked to call Heads or Tails. This will decide who goes first."
     assert othello.coin_toss("heads", "heads") is True
     assert othello.coin_toss("tails", "heads") is False
+    assert othello.coin_toss("Heads", "heads") is True and othello.coin_toss(" TAILS", "tails")
     with pytest.raises(IagoError, match="'edge'"):
         othello.coin_toss("edge", "heads")
+    with pytest.raises(IagoError, match="'Edge'"):
+        othello.coin_toss("heads", "Edge")
+    assert othello.starting_text(LIGHT) == "8/8/8/3DL3/3LD3/8/8/8 L"
+    with pytest.raises(IagoError, match="not 3"):
+        othello.starting_text(3)
+    # Board() itself is the start with black (dark) to move, as in tournament Othello.
+    assert othello.Board().text() == othello.STARTING_TEXT and othello.Board().turn == DARK
     board = othello.new_board(first=LIGHT)
     assert board.turn == LIGHT and board.text().endswith(" L")
     assert names(board.legal_moves) == ["c5", "d6", "e3", "f4"]
@@ -160,3 +199,38 @@ def test_position_text_round_trips_and_errors_name_the_token():
 def test_push_and_pop_are_exact_inverses(picks):
     board = othello.new_board()
     check_push_pop(board, picks)
+
+
+MICROPYTHON_GAME = LCG + """
+from iago import othello
+from iago.rules import DARK, LIGHT
+
+print(othello.perft(othello.new_board(), 4), othello.coin_toss("Tails", "tails"))
+for seed, first in RUNS:
+    board = othello.new_board(first=first)
+    pick = lcg(seed)
+    passes = 0
+    while not board.is_game_over():
+        moves = list(board.legal_moves)
+        cell = moves[pick(len(moves))]
+        mover = board.turn
+        flips = board.flips(cell)
+        board.push(cell)
+        if board.turn == mover and not board.is_game_over():
+            passes += 1
+        print(board.grid.cell_name(cell), len(moves), sorted(flips) == sorted(board.last_flips()),
+              board.text())
+    outcome = board.outcome()
+    print("end", outcome.winner, outcome.dark_score, outcome.light_score, outcome.result(), passes)
+    while board.move_stack:
+        board.pop()
+    print("popped", board.text())
+"""
+
+
+def test_a_random_game_is_identical_under_micropython():
+    source = "RUNS = %r\n" % ([(1, DARK), (40, LIGHT), (116, DARK)],) + MICROPYTHON_GAME
+    expected = run_cpython(source)
+    assert expected.startswith("244 True\n") and expected.count("end ") == 3
+    assert expected.count("popped 8/8/8/3DL3/3LD3/8/8/8 ") == 3
+    assert mpvm.run_unix(source) == expected

@@ -38,12 +38,15 @@ class Rules(countgame.SimpleRules):
 
 
 def coin_toss(call, coin):
-    """Whether the call ('heads' or 'tails') matches how the coin fell; raises IagoError for
-    anything else, naming it."""
+    """Whether the call ('heads' or 'tails', any case, as the DOS program's "Heads or Tails")
+    matches how the coin fell; raises IagoError for anything else, naming it."""
+    words = []
     for word in (call, coin):
-        if word not in COIN:
+        key = word.strip().lower() if isinstance(word, str) else word
+        if key not in COIN:
             raise IagoError("a coin shows heads or tails, not %r" % (word,))
-    return call == coin
+        words.append(key)
+    return words[0] == words[1]
 
 
 class Board(countgame.CountBoard):
@@ -97,6 +100,8 @@ class Board(countgame.CountBoard):
 
 def starting_text(first=DARK):
     """The start position with `first` (DARK or LIGHT) to place first."""
+    if first != DARK and first != LIGHT:
+        raise IagoError("the first side is DARK (1) or LIGHT (2), not %r" % (first,))
     return STARTING_TEXT if first == DARK else STARTING_TEXT[:-1] + "L"
 
 
