@@ -67,6 +67,17 @@ def page(browser, server):
     assert not errors, "the page threw: %s" % errors
 
 
+def open_page(browser, url, width=1280, height=860):
+    """A page of `url` in a new browser context: (context, page, errors the page threw)."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    return context, page, errors
+
+
 def wire(index, level=2):
     """The wire colour "r,g,b" of palette colour `index` at brightness `level`, as the LEDs
     get it from the firmware's pipeline (gamma, brightness)."""

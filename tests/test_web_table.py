@@ -8,7 +8,7 @@ import pytest
 
 from iago import games, iogame, numberline, othello, record
 from test_web_api import Events, Server, random_game
-from test_web_e2e import browser, keep, TIMEOUT_MS  # noqa: F401  (the browser fixture)
+from test_web_e2e import browser, keep, open_page  # noqa: F401  (the browser fixture)
 
 # (game, rules, the start's position text, grid kind, size, cells)
 GAMES = [
@@ -290,12 +290,7 @@ def test_two_pages_see_the_same_game(table):
 def test_the_page_plays_othello_and_a_number_line_capture(browser, served, tmp_path):  # noqa: F811
     served.post("table/computer", {"side": "none"})
     served.post("table/new", {"game": "numberline"})
-    context = browser.new_context(viewport={"width": 1200, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(served.url)
+    context, page, errors = open_page(browser, served.url, 1200, 800)
     page.select_option("#game-choice", "othello")       # the Iago page's chooser
     page.wait_for_url("**/table?game=othello")
     page.wait_for_selector('#board [data-cell="d3"] .legal')

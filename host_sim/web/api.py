@@ -37,11 +37,12 @@ def field(body, name, kind, default=None, required=True):
     return value
 
 
-def cell(body, name="cell"):
-    """A cell name such as "E4" from body[name], as the cell number."""
+def cell(body, name="cell", parse=iago.parse_cell):
+    """A cell name such as "E4" from body[name], as the cell number (`parse`: the board's
+    geometry, the hex board's by default)."""
     text = field(body, name, str)
     try:
-        return iago.parse_cell(text)
+        return parse(text)
     except iago.IagoError as exc:
         raise bad(str(exc))
 

@@ -51,6 +51,10 @@ def add_arguments(parser):
     parser.add_argument("--flash-dir", metavar="DIR",
                         help="simulated board: keep its flash (the saved game) in DIR, so a "
                         "game survives restarting the server (default: a temporary folder)")
+    parser.add_argument("--map", metavar="FILE",
+                        help="simulated board: its board map (default hardware/board.json, the "
+                        "hex board; hardware/boards/square8.json plays Othello, square7.json "
+                        "Io 7x7)")
     parser.add_argument("--pty", action="store_true",
                         help="simulated board: also offer its USB serial port as a "
                         "pseudo-terminal (its path is printed), for host tools")

@@ -5,14 +5,54 @@ import time
 from pathlib import Path
 
 import iago
-from iago import record
+from iago import games, record
 
 from host_sim.web.api import bad
 
 
+def _module(state):
+    """The rules module of the game a board state is of (Iago when the state does not say)."""
+    return games.module(state.get("game") or "iago")
+
+
+def side_names(game):
+    """The game's own names of its sides, {"dark": "black", ...} (Iago's are dark and light)."""
+    names = getattr(games.module(game), "SIDE_NAMES", None) or {}
+    return {"dark": names.get(iago.DARK, "dark"), "light": names.get(iago.LIGHT, "light")}
+
+
+def position_board(state):
+    """The position of a board state, without its history."""
+    module = _module(state)
+    return module.Board(state["position"], module.Rules.parse(state["rules"]))
+
+
 def board_of(state):
-    """The game of a board state replayed on an iago.Board (moves, claims, rules)."""
-    board = iago.Board(rules=iago.Rules.parse(state["rules"]))
+    """The game of a board state replayed on its game's board (moves, claims, rules). An
+    Othello board tosses a coin for who starts, which the state does not say: the start is the
+    one the moves replay from to the state's position."""
+    module = _module(state)
+    rules = module.Rules.parse(state["rules"])
+    starts = [None]
+    if module.GAME == "othello":
+        starts = [module.starting_text(iago.DARK), module.starting_text(iago.LIGHT)]
+    found = error = None
+    for start in starts:
+        board = module.Board(start, rules)
+        try:
+            _replay(board, state)
+        except iago.IagoError as exc:
+            error = exc
+            continue
+        if len(starts) == 1 or board.text() == state["position"]:
+            return board
+        found = found or board
+    if found is None:
+        raise error
+    return found
+
+
+def _replay(board, state):
     claims = set(state.get("claims") or ())
     for ply, move in enumerate(state["moves"]):
         if ply in claims:
@@ -20,7 +60,28 @@ def board_of(state):
         board.play(move)
     if len(state["moves"]) in claims:
         board.claim_penalty()
-    return board
+
+
+_MOVERS = {}
+
+
+def movers(state):
+    """The side ("dark" / "light") that made each placement of `state`'s game: in Othello a pass
+    and the coin toss break the alternation, in Io a side places twice a turn. Cached, as the
+    simulated board publishes its state many times a second."""
+    key = (state.get("game"), state["rules"], state["position"], tuple(state["moves"]))
+    found = _MOVERS.get(key)
+    if found is None:
+        board = board_of(state)
+        replay = type(board)(board.start_text, board.rules)
+        found = []
+        for cell in board.move_stack:
+            found.append(iago.side_name(replay.turn))
+            replay.push(cell)
+        if len(_MOVERS) > 64:
+            _MOVERS.clear()
+        _MOVERS[key] = found
+    return found
 
 
 def record_text(state, site="Iago board"):
@@ -30,7 +91,10 @@ def record_text(state, site="Iago board"):
 
 
 def areas(state):
-    """Each side's face-up disks as [inner, outer], and how the rules score them."""
+    """Each side's face-up disks as [inner, outer], and how the rules score them (Iago; None
+    for the games that count disks)."""
+    if _module(state).GAME != "iago":
+        return None
     board = iago.Board(state["position"], iago.Rules.parse(state["rules"]))
     return {
         "dark": list(board.area_counts(iago.DARK)),

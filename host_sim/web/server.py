@@ -281,7 +281,7 @@ def make_driver(args, hub):
         return SerialDriver(hub, args.port, games_dir, baud=args.baud)
     from host_sim.web.simdriver import SimDriver
     return SimDriver(hub, games_dir, flash_dir=args.flash_dir, speed=args.speed, seed=args.seed,
-                     pty=args.pty)
+                     pty=args.pty, map_path=args.map)
 
 
 def _interrupt(signum, frame):

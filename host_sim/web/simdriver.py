@@ -23,7 +23,6 @@ import time as _time
 
 import iago
 from gameboard.controller import NONE, STARTUP
-from iago import hexgrid
 
 from host_sim.web import api, records
 from host_sim.web.api import ApiError, bad, conflict
@@ -50,7 +49,8 @@ SPEED_RANGE = (0.25, 8.0)
 ACTION_NAMES = ("place", "lift", "flip", "put-away", "clear", "command", "autoflip", "speed",
                 "pause", "power", "fault/bounce", "fault/crosstalk", "fault/stick", "fault/lift",
                 "replay/load", "replay/step", "replay/stop")
-_FLIPPED = {"D": "d", "d": "D", "L": "l", "l": "L"}
+_FLIPPED = {"D": "d", "d": "D", "L": "l", "l": "L"}     # Iago: a turned disk shows red
+_TURNED = {"D": "L", "L": "D"}                          # Othello, Io: the other colour
 _FACE = {iago.DARK: "D", iago.LIGHT: "L", iago.DARK_CAPTIVE: "d", iago.LIGHT_CAPTIVE: "l"}
 
 
@@ -68,8 +68,12 @@ class SimDriver:
 
     mode = "sim"
 
-    def __init__(self, hub, games_dir=None, flash_dir=None, speed=1.0, seed=None, pty=False):
+    def __init__(self, hub, games_dir=None, flash_dir=None, speed=1.0, seed=None, pty=False,
+                 map_path=None):
         self.hub = hub
+        self.map_path = map_path     # the board map (None: the hex board of hardware/board.json)
+        self.layout = None           # the board's shape and game (gameboard.layout), once built
+        self.flipped = _FLIPPED
         self.games_dir = games_dir
         self.flash_dir = flash_dir
         self.speed = speed
@@ -127,6 +131,9 @@ class SimDriver:
 
     def describe(self):
         text = "the simulated board (firmware on virtual time, speed %gx)" % self.speed
+        if self.layout is not None and self.layout.game != "iago":
+            text = "the simulated %s board playing %s (firmware on virtual time, speed %gx)" % (
+                self.board.boardmap.name, self.layout.module.TITLE, self.speed)
         if self.pty is not None:
             text += "; its USB serial port is %s" % self.pty.path
         return text
@@ -153,15 +160,20 @@ class SimDriver:
 
     def record(self):
         return self.call(lambda body: records.record_text(self._state_or_fail(),
-                                                          "Iago board (simulated)"))
+                                                          "%s board (simulated)" % self._title()))
+
+    def _title(self):
+        return self.layout.module.TITLE if self.layout is not None else "Iago"
 
     # --- the sim thread -------------------------------------------------------------------
 
     def _run(self):
         from host_sim.simboard import SimBoard
         try:
-            self.board = SimBoard(root=self.flash_dir, strict=False,
+            self.board = SimBoard(map_path=self.map_path, root=self.flash_dir, strict=False,
                                   seed=self.seed if self.seed is not None else 0)
+            self.layout = self.board.layout
+            self.flipped = _FLIPPED if self.layout.game == "iago" else _TURNED
             if self._want_pty:
                 self.pty = PtyLink(self.hub)
         except Exception as exc:
@@ -289,7 +301,7 @@ class SimDriver:
     def _on_event(self, msg):
         event = msg.get("event")
         if event == "take_back" and isinstance(msg.get("cell"), str):
-            self.remove_asked.add(iago.parse_cell(msg["cell"]))
+            self.remove_asked.add(self.layout.parse_cell(msg["cell"]))
         elif event == "saved_game" and self.games_dir is not None:
             self._followups.append(msg.get("game"))
         elif event in ("new_game", "startup"):
@@ -356,7 +368,7 @@ class SimDriver:
         if ctl is not None:
             return _FACE.get(ctl.game.cell(cell))
         if self._last_state is not None:
-            return _FACE.get(iago.Board(self._last_state["position"]).cell(cell))
+            return _FACE.get(records.position_board(self._last_state).cell(cell))
         return None
 
     def _turn_face(self):
@@ -370,33 +382,42 @@ class SimDriver:
     def _put_down(self, cell, face):
         self.board.place(cell, face, rest_ms=0)
 
+    def _cell(self, body):
+        """The cell named in body["cell"] ("E4" on the hex board, "d3" on a square one)."""
+        return api.cell(body, parse=self.layout.parse_cell)
+
+    def _name(self, cell):
+        return self.layout.cell_name(cell)
+
     def _place(self, body):
-        cell = api.cell(body)
+        cell = self._cell(body)
         face = body.get("face")
-        if face is not None and face not in _FLIPPED:
+        if face is not None and face not in self.flipped:
+            if self.flipped is _TURNED:
+                raise bad("face must be D or L, not %r" % (face,))
             raise bad("face must be one of D, L, d, l (red side up: d, l), not %r" % (face,))
         if cell in self.flipping:
-            raise conflict("%s: its disk is being turned over" % iago.cell_name(cell))
+            raise conflict("%s: its disk is being turned over" % self._name(cell))
         if cell in self.board.disks:
-            raise conflict("%s already holds a disk" % iago.cell_name(cell))
+            raise conflict("%s already holds a disk" % self._name(cell))
         if face is None:
             face = self.hand.get(cell) or self._game_face(cell) or self._turn_face()
         self.hand.pop(cell, None)
         self._put_down(cell, face)
-        return {"cell": iago.cell_name(cell), "face": face}
+        return {"cell": self._name(cell), "face": face}
 
     def _lift(self, body):
-        cell = api.cell(body)
+        cell = self._cell(body)
         face = self._take(cell)
-        return {"cell": iago.cell_name(cell), "face": face,
+        return {"cell": self._name(cell), "face": face,
                 "in_hand": cell in self.hand}
 
     def _take(self, cell):
         """Lift the disk on `cell`: into the hand if the game has a disk there, else away."""
         if cell in self.flipping:
-            raise conflict("%s: its disk is being turned over" % iago.cell_name(cell))
+            raise conflict("%s: its disk is being turned over" % self._name(cell))
         if cell not in self.board.disks:
-            raise conflict("%s holds no disk" % iago.cell_name(cell))
+            raise conflict("%s holds no disk" % self._name(cell))
         face = self.board.lift(cell, hold_ms=0)
         if self._game_face(cell) is not None or not self.board.powered:
             self.hand[cell] = face
@@ -404,19 +425,19 @@ class SimDriver:
         return face
 
     def _flip(self, body):
-        cell = api.cell(body)
+        cell = self._cell(body)
         face = self._start_flip(cell, HAND_MS)
-        return {"cell": iago.cell_name(cell), "face": _FLIPPED[face]}
+        return {"cell": self._name(cell), "face": self.flipped[face]}
 
     def _start_flip(self, cell, hand_ms):
         if cell in self.flipping:
-            raise conflict("%s: its disk is being turned over" % iago.cell_name(cell))
+            raise conflict("%s: its disk is being turned over" % self._name(cell))
         if cell not in self.board.disks:
-            raise conflict("%s holds no disk to turn over" % iago.cell_name(cell))
+            raise conflict("%s holds no disk to turn over" % self._name(cell))
         face = self.board.lift(cell, hold_ms=0)
         self.hand[cell] = face
         self.flipping.add(cell)
-        self._schedule(hand_ms, self._finish_flip, cell, _FLIPPED[face])
+        self._schedule(hand_ms, self._finish_flip, cell, self.flipped[face])
         return face
 
     def _finish_flip(self, cell, face):
@@ -425,9 +446,9 @@ class SimDriver:
             self._put_down(cell, face)
 
     def _put_away(self, body):
-        gone = sorted(iago.cell_name(c) for c in self.hand if c not in self.flipping)
+        gone = sorted(self._name(c) for c in self.hand if c not in self.flipping)
         for name in gone:
-            del self.hand[iago.parse_cell(name)]
+            del self.hand[self.layout.parse_cell(name)]
         return {"put_away": gone}
 
     def _clear(self, body):
@@ -507,12 +528,12 @@ class SimDriver:
         return {"crosstalk": self.board.crosstalk}
 
     def _stick(self, body):
-        cell = api.cell(body)
+        cell = self._cell(body)
         stuck = api.flag(body, "stuck", True, required=False)
         self.board.stick(cell, stuck)
-        self.hub.log("note", "%s switch %s" % (iago.cell_name(cell),
+        self.hub.log("note", "%s switch %s" % (self._name(cell),
                                                 "stuck closed" if stuck else "mended"), "sim")
-        return {"stuck": sorted(iago.cell_name(c) for c in self.board.stuck)}
+        return {"stuck": sorted(self._name(c) for c in self.board.stuck)}
 
     def _unexpected_lift(self, body):
         cells = sorted(c for c in self.board.disks if c not in self.flipping)
@@ -521,12 +542,15 @@ class SimDriver:
         cell = self.rng.choice(cells)
         face = self.board.lift(cell, hold_ms=0)
         self.hand[cell] = face
-        self.hub.log("note", "a disk was knocked off %s" % iago.cell_name(cell), "sim")
-        return {"cell": iago.cell_name(cell), "face": face}
+        self.hub.log("note", "a disk was knocked off %s" % self._name(cell), "sim")
+        return {"cell": self._name(cell), "face": face}
 
     # --- replay -----------------------------------------------------------------------------
 
     def _replay_load(self, body):
+        if self.layout.game != "iago":
+            raise conflict("the square board tosses its own coin for who starts, so it replays "
+                           "no record: load it on the table page (the game chooser) instead")
         replay = Replay.from_text(api.field(body, "record", str))
         if not self.board.powered:
             raise conflict("the board has no power")
@@ -569,9 +593,11 @@ class SimDriver:
             "firmware": _firmware_version(),
             "state": state,
             "areas": records.areas(state) if state else None,
-            "disks": {iago.cell_name(c): f for c, f in sorted(board.disks.items())},
-            "hand": {iago.cell_name(c): f for c, f in sorted(self.hand.items())},
-            "flipping": sorted(iago.cell_name(c) for c in self.flipping),
+            "movers": records.movers(state) if state and self.layout.game != "iago" else None,
+            "layout": self._layout_dict(),
+            "disks": {self._name(c): f for c, f in sorted(board.disks.items())},
+            "hand": {self._name(c): f for c, f in sorted(self.hand.items())},
+            "flipping": sorted(self._name(c) for c in self.flipping),
             "replay": self.replay.as_dict() if self.replay else None,
             "games_dir": str(self.games_dir) if self.games_dir else None,
             "saved": self.saved,
@@ -580,15 +606,22 @@ class SimDriver:
                 "speed": self.speed, "paused": self.paused, "autoflip": self.autoflip,
                 "actual_speed": self.actual_speed, "clock_s": board.clock.ms // 1000,
                 "bounce_ms": board.bounce_ms, "crosstalk": board.crosstalk,
-                "stuck": sorted(iago.cell_name(c) for c in board.stuck),
+                "stuck": sorted(self._name(c) for c in board.stuck),
                 "restarts": board.restarts,
                 "pty": self.pty.path if self.pty is not None else None,
             },
         })
 
+    def _layout_dict(self):
+        layout = self.layout
+        return {"kind": layout.kind, "size": layout.size, "game": layout.game,
+                "title": layout.module.TITLE, "cells": layout.cells,
+                "names": [layout.cell_name(c) for c in range(layout.cells)],
+                "side_names": records.side_names(layout.game)}
+
     def _led_hexes(self):
         colours = self.board.circuit.led_colours()
-        return "".join("%02x%02x%02x" % tuple(colours[c]) for c in range(hexgrid.CELLS))
+        return "".join("%02x%02x%02x" % tuple(colours[c]) for c in range(self.layout.cells))
 
 
 def _firmware_version():

@@ -16,26 +16,48 @@ let snap = null;                   // the latest state snapshot from the server
 let leds = "";
 let focusIndex = 30;               // E5: where the keyboard starts
 let engineChoice = null;           // the last computer_move / suggestion event: {event, cell, side}
-const cells = [];                  // {name, row, num, x, y, outer, centre, g}
-const byName = {};
+let cells = [];                    // {name, row, num, x, y, outer, centre, g}: in cell order
+let byName = {};
+// The board's shape: the 61-hex board unless the simulated board's map is a square one
+// (snapshot.layout: Othello 8x8, Io 7x7); then cells are squares named a1 ... h8.
+let layout = { kind: "hex", size: 9, game: "iago", title: "Iago", side_names: { dark: "dark", light: "light" } };
 
 // --- geometry ---------------------------------------------------------------------------------
 
 function firstNumber(row) { return row < 4 ? 1 : row - 3; }
 function lastNumber(row) { return row > 4 ? 9 : row + 5; }
 
-for (let row = 0; row < 9; row++) {
-  for (let num = firstNumber(row); num <= lastNumber(row); num++) {
-    const name = ROWS[row] + num;
-    const cell = {
-      name, row, num, index: cells.length,
-      x: W * (num - row / 2), y: (8 - row) * 1.5 * R,
-      outer: row === 0 || row === 8 || num === firstNumber(row) || num === lastNumber(row),
-      centre: name === "E5",
-    };
-    cells.push(cell);
-    byName[name] = cell;
+function makeCells() {
+  cells = [];
+  byName = {};
+  if (layout.kind === "square") {
+    const n = layout.size;
+    for (let i = 0; i < n * n; i++) {
+      const name = layout.names[i];
+      // rank 1 at the bottom, file a on the left, as `iago show` draws it
+      cells.push({ name, row: Math.floor(i / n), num: i % n, index: i, x: (i % n) * 2 * R,
+                   y: (n - 1 - Math.floor(i / n)) * 2 * R, outer: false, centre: false });
+    }
+  } else {
+    for (let row = 0; row < 9; row++) {
+      for (let num = firstNumber(row); num <= lastNumber(row); num++) {
+        const name = ROWS[row] + num;
+        cells.push({
+          name, row, num, index: cells.length,
+          x: W * (num - row / 2), y: (8 - row) * 1.5 * R,
+          outer: row === 0 || row === 8 || num === firstNumber(row) || num === lastNumber(row),
+          centre: name === "E5",
+        });
+      }
+    }
   }
+  for (const cell of cells) byName[cell.name] = cell;
+  if (focusIndex >= cells.length) focusIndex = Math.floor(cells.length / 2);
+}
+makeCells();
+
+function squarePoints(r) {
+  return [[-r, -r], [r, -r], [r, r], [-r, r]].map(([x, y]) => x.toFixed(2) + "," + y.toFixed(2)).join(" ");
 }
 
 function hexPoints(cx, cy, r) {
@@ -58,6 +80,11 @@ function el(tag, attrs, parent) {
 
 function buildBoard() {
   const svg = $("board");
+  svg.replaceChildren();
+  const square = layout.kind === "square";
+  svg.setAttribute("aria-label", square
+    ? `the ${cells.length} squares of the ${layout.title} board; Enter places or lifts, F turns a disk over, arrows move`
+    : "the 61 hexes of the board; Enter places or lifts, F turns a disk over, arrows move");
   const xs = cells.map((c) => c.x), ys = cells.map((c) => c.y);
   const pad = R * 2.2;
   const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
@@ -70,24 +97,37 @@ function buildBoard() {
   el("stop", { offset: "0%", "stop-color": "#fff", "stop-opacity": "0.25" }, shade);
   el("stop", { offset: "100%", "stop-color": "#000", "stop-opacity": "0.25" }, shade);
 
-  // The board's frame: a hexagon around the corner hexes, as on the printed board.
-  const centre = byName.E5;
-  const corners = ["I5", "I9", "E9", "A5", "A1", "E1"].map((n) => byName[n]);
-  const frame = corners.map((c) => {
-    const dx = c.x - centre.x, dy = c.y - centre.y, d = Math.hypot(dx, dy);
-    const k = (d + R * 1.55) / d;
-    return (centre.x + dx * k).toFixed(1) + "," + (centre.y + dy * k).toFixed(1);
-  }).join(" ");
-  el("polygon", { points: frame, class: "frame" }, svg);
+  if (square) {
+    // The frame around the squares, files a... below and ranks 1... beside, as on the board.
+    const n = layout.size, side = 2 * R * n;
+    el("rect", { x: -R * 1.3, y: -R * 1.3, width: side + R * 0.6, height: side + R * 0.6, class: "frame" }, svg);
+    for (let i = 0; i < n; i++) {
+      const file = el("text", { class: "coord", x: i * 2 * R, y: (n - 1) * 2 * R + R * 1.85 }, svg);
+      file.textContent = layout.names[i].replace(/[0-9]/g, "");
+      const rank = el("text", { class: "coord", x: -R * 1.75, y: (n - 1 - i) * 2 * R + R * 0.3 }, svg);
+      rank.textContent = String(i + 1);
+    }
+  } else {
+    // The board's frame: a hexagon around the corner hexes, as on the printed board.
+    const centre = byName.E5;
+    const corners = ["I5", "I9", "E9", "A5", "A1", "E1"].map((n) => byName[n]);
+    const frame = corners.map((c) => {
+      const dx = c.x - centre.x, dy = c.y - centre.y, d = Math.hypot(dx, dy);
+      const k = (d + R * 1.55) / d;
+      return (centre.x + dx * k).toFixed(1) + "," + (centre.y + dy * k).toFixed(1);
+    }).join(" ");
+    el("polygon", { points: frame, class: "frame" }, svg);
+  }
 
   for (const cell of cells) {
     const g = el("g", {
-      class: "hex" + (cell.outer ? " outer" : " inner") + (cell.centre ? " centre" : ""),
+      class: "hex" + (square ? " sq" : cell.outer ? " outer" : " inner") + (cell.centre ? " centre" : ""),
       "data-cell": cell.name, tabindex: cell.index === focusIndex ? "0" : "-1",
       role: "gridcell", transform: `translate(${cell.x.toFixed(2)},${cell.y.toFixed(2)})`,
     }, svg);
-    el("polygon", { class: "base", points: hexPoints(0, 0, R * 0.97) }, g);
-    cell.light = el("polygon", { class: "light", points: hexPoints(0, 0, R * 0.97) }, g);
+    const shape = square ? squarePoints(R * 0.97) : hexPoints(0, 0, R * 0.97);
+    el("polygon", { class: "base", points: shape }, g);
+    cell.light = el("polygon", { class: "light", points: shape }, g);
     if (cell.centre) el("circle", { class: "mark", r: R * 0.82 }, g);
     cell.glow = el("circle", { class: "glow", r: R * 0.86, filter: "url(#glow)" }, g);
     cell.ghost = el("circle", { class: "ghost", r: DISK_R }, g);
@@ -135,14 +175,8 @@ function bindGestures(cell) {
 }
 
 function onKey(e, cell) {
-  const moves = {
-    ArrowLeft: [0, -1], ArrowRight: [0, 1],
-    ArrowUp: [1, byName[ROWS[cell.row + 1] + (cell.num + 1)] ? 1 : 0],
-    ArrowDown: [-1, byName[ROWS[cell.row - 1] + (cell.num - 1)] ? -1 : 0],
-  };
-  if (e.key in moves) {
-    const [dr, dn] = moves[e.key];
-    const next = byName[(ROWS[cell.row + dr] || "") + (cell.num + dn)];
+  if (e.key.startsWith("Arrow")) {
+    const next = neighbour(cell, e.key);
     if (next) setFocus(next.index, true);
     e.preventDefault();
   } else if (e.key === "Enter" || e.key === " ") {
@@ -152,6 +186,23 @@ function onKey(e, cell) {
     flipGesture(cell.name);
     e.preventDefault();
   }
+}
+
+// The cell an arrow key leads to from `cell`, or undefined at the edge.
+function neighbour(cell, key) {
+  if (layout.kind === "square") {
+    const n = layout.size;
+    const [dr, df] = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [1, 0], ArrowDown: [-1, 0] }[key] || [0, 0];
+    const rank = cell.row + dr, file = cell.num + df;
+    return rank >= 0 && rank < n && file >= 0 && file < n ? cells[rank * n + file] : undefined;
+  }
+  const moves = {
+    ArrowLeft: [0, -1], ArrowRight: [0, 1],
+    ArrowUp: [1, byName[ROWS[cell.row + 1] + (cell.num + 1)] ? 1 : 0],
+    ArrowDown: [-1, byName[ROWS[cell.row - 1] + (cell.num - 1)] ? -1 : 0],
+  };
+  const [dr, dn] = moves[key] || [0, 0];
+  return byName[(ROWS[cell.row + dr] || "") + (cell.num + dn)];
 }
 
 function setFocus(index, move) {
@@ -247,6 +298,13 @@ function renderLeds() {
 
 function render() {
   if (!snap) return;
+  if (snap.layout && (snap.layout.kind !== layout.kind || snap.layout.size !== layout.size)) {
+    layout = snap.layout;
+    makeCells();
+    buildBoard();
+    renderLeds();
+  }
+  if (snap.layout) showGame(snap.layout);
   const state = snap.state;
   document.body.classList.toggle("sim-mode", snap.mode === "sim");
   document.body.classList.toggle("power-off", !snap.powered);
@@ -276,6 +334,7 @@ function renderCells(state) {
     g.classList.toggle("turning", flipping.has(cell.name));
     g.classList.toggle("to-turn", flips.has(cell.name));
     let text = cell.name + (cell.centre ? " (centre)" : cell.outer ? " (outer ring)" : "");
+    if (layout.kind === "square") text = cell.name;
     text += ": " + (face ? FACE_NAMES[face] : held ? "empty, its disk is in hand (" + FACE_NAMES[held] + ")" : "empty");
     if (position[cell.name] && position[cell.name] !== face) text += "; the game has a " + FACE_NAMES[position[cell.name]];
     if (flips.has(cell.name)) text += "; turn it over";
@@ -285,9 +344,21 @@ function renderCells(state) {
 }
 
 function positionCells(text) {
-  // "5/6/7/8/3D1L3/..." rows from I down to A, digits are runs of empty hexes.
+  // "5/6/7/8/3D1L3/..." rows from I down to A, digits are runs of empty hexes; on a square
+  // board "8/8/8/3DL3/..." ranks from the top down, each from file a.
   const out = {};
   const rows = text.split(" ")[0].split("/");
+  if (layout.kind === "square") {
+    const n = layout.size;
+    rows.forEach((rowText, i) => {
+      let file = 0;
+      for (const ch of rowText.replace(/[0-9]/g, (d) => ".".repeat(Number(d)))) {
+        if (ch !== ".") out[layout.names[(n - 1 - i) * n + file]] = ch;
+        file += 1;
+      }
+    });
+    return out;
+  }
   rows.forEach((rowText, i) => {
     const row = 8 - i;
     let num = firstNumber(row);
@@ -318,16 +389,21 @@ function renderGame(state) {
     turn.className = "turn " + state.turn;
   }
   status.textContent = describe(state);
-  document.title = "Iago board · " + turn.textContent;
+  document.title = layout.title + " board · " + turn.textContent;
   for (const side of ["dark", "light"]) {
     const box = $("score-" + side);
     const area = snap.areas ? snap.areas[side] : [0, 0];
     const score = state && state.scores ? state.scores[side === "dark" ? 0 : 1] : "–";
     box.querySelector("b").textContent = score;
-    box.querySelector("small").textContent = snap.areas && snap.areas.scoring === "count"
-      ? `${area[0]} inner + ${area[1]} outer`
-      : `${area[0]} inner × ${area[1]} outer`;
-    box.title = "an area without any of your face-up disks counts as 1";
+    if (layout.game !== "iago") {
+      box.querySelector("small").textContent = "disks";
+      box.title = "most disks wins";
+    } else {
+      box.querySelector("small").textContent = snap.areas && snap.areas.scoring === "count"
+        ? `${area[0]} inner + ${area[1]} outer`
+        : `${area[0]} inner × ${area[1]} outer`;
+      box.title = "an area without any of your face-up disks counts as 1";
+    }
     box.classList.toggle("to-move", !!state && !over && state.turn === side);
   }
   $("take-back").disabled = !state || demo || (state.moves || []).length === 0;
@@ -357,6 +433,24 @@ function renderGame(state) {
 }
 
 function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
+// The game of the simulated board: its title, its sides' names, the settings it has.
+function showGame(lay) {
+  $("title").textContent = lay.title + " board";
+  const names = lay.side_names || { dark: "dark", light: "light" };
+  for (const side of ["dark", "light"]) {
+    $("score-" + side).querySelector(".who").textContent =
+      capital(side) + (names[side] !== side ? " (" + names[side] + ")" : "");
+  }
+  const choice = $("game-choice").options[0];
+  choice.textContent = lay.title + " (simulated board)";
+  for (const id of ["set-rules", "set-penalty"]) $(id).closest("label").hidden = lay.game !== "iago";
+  if (lay.kind === "square") {
+    $("help").textContent = "Click an empty square to place a disk of the side to move; click a disk to " +
+      "lift it and click its square again to put it back. Right-click or long-press a disk to turn it " +
+      "over (black to white). Keys: arrows move, Enter places or lifts, F turns over.";
+  }
+}
 
 function describe(state) {
   if (snap.mode === "board" && !snap.connected) return "Not connected: " + (snap.error || "opening the port…");
@@ -400,7 +494,8 @@ function renderMoves(state) {
     const li = document.createElement("li");
     for (let j = i; j < Math.min(i + 2, moves.length); j++) {
       const span = document.createElement("span");
-      span.className = "move " + (j % 2 ? "light" : "dark");
+      const mover = snap.movers && !replay ? snap.movers[j] : (j % 2 ? "light" : "dark");
+      span.className = "move " + mover;
       span.textContent = (claims.has(j) ? "claim " : "") + moves[j];
       span.dataset.ply = j + 1;
       if (j === current - 1) span.classList.add("current");

@@ -315,3 +315,8 @@ function connect() {
   source.onerror = () => { $("link").textContent = "offline"; $("link").className = "pill off"; };
 }
 connect();
+// The first choice leads back to the simulated board, whichever game its map makes it play.
+fetch("/api/state").then((res) => res.json()).then((reply) => {
+  const lay = reply.snapshot && reply.snapshot.layout;
+  if (lay) $("game").options[0].textContent = lay.title + " (simulated board)";
+}).catch(() => {});
