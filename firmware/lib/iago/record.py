@@ -14,8 +14,9 @@ Headers are `[Name "value"]` lines (a `Position` header holds the starting posit
 the game did not start on the empty board). Move text numbers each pair of placements (dark's,
 then light's); `claim` before a placement records a granted penalty claim; `{...}` is a
 comment; the result (`1-0` dark won, `0-1` light won, `1/2-1/2` a draw, `*` unfinished) ends
-the game. The `Game` header names the game (Iago when absent; Othello, Io, Number line): its
-rules module reads the Rules and Position headers and the cell names.
+the game. The `Game` header names the game (Iago when absent; Othello, Io, Number line: a
+module's TITLE or its name in `games.GAMES`, in any case): that rules module reads the Rules
+and Position headers, and its board's grid names the cells.
 """
 
 from iago import games
@@ -49,12 +50,8 @@ class Game:
         self.headers.append((name, value))
 
     def module(self):
-        """The rules module of the game the record's Game header names."""
-        name = self.header("Game", "Iago")
-        try:
-            return games.module(name.replace(" ", ""))
-        except IagoError as exc:
-            raise InvalidRecordError("Game header: %s" % exc)
+        """The rules module of the game the record's Game header names (Iago when absent)."""
+        return module_named(self.header("Game", "Iago"))
 
     def _start(self):
         """The board the game starts from (no moves played)."""
@@ -129,6 +126,19 @@ class Game:
         return "\n".join(lines) + "\n"
 
 
+def module_named(name):
+    """The rules module of a Game header's value: a game's TITLE ("Number line") or its name
+    in `games.GAMES` ("numberline"), in any case. Raises InvalidRecordError naming it."""
+    key = name.strip().lower()
+    for game in games.GAMES:
+        if game == key.replace(" ", ""):
+            return games.module(game)
+    for game in games.GAMES:
+        module = games.module(game)
+        if module.TITLE.lower() == key:
+            return module
+    raise InvalidRecordError("Game header: unknown game %r (games: %s)"
+                             % (name, ", ".join(games.GAMES)))
 
 
 def from_board(board, headers=None):
