@@ -202,7 +202,7 @@ def test_the_coin_toss_decides_who_starts(table):
                 break
         assert seen == {"heads", "tails"}
     table.post("table/computer", {"side": "none"})
-    reply = table.post("table/new", {"game": "othello", "call": "tails"})
+    reply = table.post("table/new", {"game": "othello", "call": "Tails"})   # as DOS wrote it
     s = snap(table)
     assert s["message"] == "Black (dark) called tails, the coin shows %s: %s places first." % (
         reply["coin"]["shows"], "black (dark)" if reply["coin"]["shows"] == "tails" else

@@ -105,12 +105,14 @@ class TableDriver:
         if call is None:
             board = module.new_board(rules)
         else:
-            if call not in module.COIN:
-                raise bad("call heads or tails, not %r" % call)
             # The caller plays the side the computer does not (dark when nobody is computer).
             caller = (self.computer ^ 3) if self.computer else iago.DARK
             shows = module.COIN[os.urandom(1)[0] & 1]
-            won = module.coin_toss(call, shows)
+            try:
+                won = module.coin_toss(call, shows)
+            except iago.IagoError as exc:
+                raise bad("call heads or tails: %s" % exc)
+            call = call.strip().lower()
             board = module.new_board(rules, first=caller if won else caller ^ 3)
             self.coin = {"caller": iago.side_name(caller), "call": call, "shows": shows,
                          "first": iago.side_name(board.turn)}
