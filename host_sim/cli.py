@@ -98,6 +98,11 @@ def _load(source, args):
             raise iago.InvalidRecordError("cannot read %s: %s" % (source, exc))
         except iago.InvalidRecordError as exc:
             raise iago.InvalidRecordError("%s: %s" % (source, exc))
+        kept = game.module()
+        if args.game_given and kept.GAME != args.module.GAME:
+            raise iago.InvalidRecordError("%s is a game of %s, not %s (its Game header); "
+                                          "leave out --game to show it" % (
+                                              source, kept.TITLE, args.module.TITLE))
         return game.board(), game
     if len(source.split()) < 2:
         raise iago.InvalidPositionError("%r is neither a record file nor a position text "
@@ -176,9 +181,9 @@ def build_parser():
     parser = _Parser(prog="iago", description="Iago and the other games of the family on the "
                      "command line. Positions are position texts such as "
                      "'5/6/7/8/9/8/7/6/5 D' (quote them; docs/rules.md).")
-    parser.add_argument("--game", type=_game, default=games.module(games.DEFAULT),
-                        metavar="GAME", dest="module", help="iago (default), othello, io or "
-                        "numberline: the game every command works on")
+    parser.add_argument("--game", type=_game, default=None, metavar="GAME", dest="module",
+                        help="iago (default), othello, io or numberline: the game every "
+                        "command works on (show takes a record's game from the record)")
     parser.add_argument("--rules", default=None, metavar="R", dest="game_rules",
                         help="the rules for every command (as each command's --rules)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -242,6 +247,9 @@ def build_parser():
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.game_given = args.module is not None
+    if args.module is None:
+        args.module = games.module(games.DEFAULT)
     if hasattr(args, "rules"):
         if args.rules is None:
             args.rules = args.game_rules

@@ -206,11 +206,14 @@ def describe_score(board, result, level=None):
     side = iago.side_name(board.turn)
     score = result.score
     if result.proven:
+        # Both engines score a finished game WIN + margin for its winner, -WIN + margin for
+        # its loser and the margin (0) for a draw.
+        if -engine.WIN // 2 < score < engine.WIN // 2:
+            return "a draw by force"
         won = score > 0
-        margin = score - engine.WIN if won else score + engine.WIN
-        if won:
-            return "%s wins by force, by %d points" % (side, margin)
-        return "%s loses by force, by %d points" % (side, -margin)
+        margin = abs(score - engine.WIN if won else score + engine.WIN)
+        how = "by %d points" % margin if margin else "on a tie"
+        return "%s %s by force, %s" % (side, "wins" if won else "loses", how)
     if level == engine.GREEDY:
         return "%+d points for %s right after the move" % (score, side)
     if board.GAME != "iago":
@@ -290,9 +293,13 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False, game="iago"
         board = module.new_board(rules)
     eng = engine_for(board)
     name = board.grid.cell_name
+    you = iago.side_name(human)
+    shown = getattr(board, "SIDE_NAMES", {}).get(human, you)
+    if shown != you:
+        you += " (%s)" % shown
     out.write("You play %s against %s. Enter a cell such as %s; 'moves' lists the legal "
               "moves, 'hint' asks the engine, 'quit' stops.\n" % (
-                  iago.side_name(human), player_name(level), name(min(board.legal_moves))))
+                  you, player_name(level), name(min(board.legal_moves))))
     _show(board, out, colour)
     while not board.is_game_over():
         if board.turn != human:

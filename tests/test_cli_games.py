@@ -1,11 +1,13 @@
 """`iago --game othello|io|numberline` for every subcommand, run as a user runs it."""
 
 import io as stringio
+import sys
 
 import pytest
 
-from iago import othello
-from host_sim import play
+import iago
+from iago import games, numberline, othello, record
+from host_sim import cli, play
 from test_cli import assert_bad_input, run
 
 OTHELLO_START = othello.STARTING_TEXT
@@ -94,4 +96,139 @@ def test_versus_plays_io_to_the_end():
     (["--game", "numberline", "--rules", "holes=30", "show"], ["'30'"]),
 ])
 def test_bad_input_is_one_line_and_status_2(args, fragments):
+    assert_bad_input(run(*args), *fragments)
+
+
+# --- every subcommand with every game, in one process ----------------------------------
+
+GAMES = {
+    # game: (rules, a position to look at, a legal placement in it)
+    "iago": ("standard", iago.STARTING_TEXT, "E4"),
+    "othello": ("standard", OTHELLO_START, "d3"),
+    "io": ("7x7", "7/7/7/7/7/7/7 L first", "d4"),
+    "numberline": ("holes=22", "2X7 D", "25"),
+}
+
+
+def main(capsys, *args, stdin=""):
+    """`iago ARGS` in this process: (exit status, stdout, stderr)."""
+    old = sys.stdin
+    sys.stdin = stringio.StringIO(stdin)
+    try:
+        status = cli.main(list(args))
+    except SystemExit as exc:
+        status = exc.code
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_subcommand_works_for_every_game(capsys, game):
+    rules, position, move = GAMES[game]
+    module = games.module(game)
+    board = module.Board(position, module.Rules.parse(rules))
+    base = ["--game", game, "--rules", rules]
+
+    status, out, _ = main(capsys, *base, "moves", position)
+    assert status == 0 and out.split() == [board.grid.cell_name(c) for c in board.legal_moves]
+    status, out, _ = main(capsys, *base, "play", position, move)
+    board.play(move)
+    assert status == 0 and out.strip() == board.text()
+    status, out, _ = main(capsys, *base, "perft", "2", position)
+    assert status == 0 and int(out) == iago.perft(module.Board(position, board.rules), 2)
+    status, out, _ = main(capsys, *base, "show", board.text())
+    assert status == 0 and board.text() in out and "to move" in out
+    status, out, _ = main(capsys, *base, "score", board.text())
+    assert status == 0 and out.startswith("dark ") and "to move" in out
+    status, out, _ = main(capsys, *base, "analyse", "--level", "2", position)
+    assert status == 0 and "best move " in out and "level 2, depth " in out
+    status, out, _ = main(capsys, *base, "match", "greedy", "1", "--games", "2", "--jobs", "1")
+    assert status == 0 and "greedy against level 1: 2 games, rules %s" % rules in out
+    status, out, _ = main(capsys, *base, "versus", "--level", "1",
+                          stdin="heads\nmoves\nzz9\nquit\n")
+    assert status == 0 and "legal moves: " in out and "Game stopped." in out
+    assert "zz9" in out and "try again" in out
+
+
+def test_iago_stays_the_default(capsys):
+    assert main(capsys, "perft", "1")[:2] == (0, "36\n")
+    status, out, _ = main(capsys, "--game", "iago", "moves", iago.STARTING_TEXT)
+    assert status == 0 and len(out.split()) == 36
+
+
+def test_othello_perft_from_the_start_to_depth_7():
+    proc = run("--game", "othello", "perft", "7")
+    assert proc.returncode == 0 and proc.stdout == "55092\n"
+
+
+def test_show_draws_a_square_board_and_a_number_line(capsys):
+    status, out, _ = main(capsys, "--game", "othello", "show")
+    lines = out.splitlines()
+    assert lines[:9] == ["8  .  .  .  .  .  .  .  . ", "7  .  .  .  .  .  .  .  . ",
+                         "6  .  .  .  .  .  .  .  . ", "5  .  .  .  D  L  .  .  . ",
+                         "4  .  .  .  L  D  .  .  . ", "3  .  .  .  .  .  .  .  . ",
+                         "2  .  .  .  .  .  .  .  . ", "1  .  .  .  .  .  .  .  . ",
+                         "   a  b  c  d  e  f  g  h "]
+    status, out, _ = main(capsys, "--game", "io", "show")        # 9x9 by default
+    assert out.splitlines()[0].startswith("9  . ") and "   a  b  c  d  e  f  g  h  i " in out
+    status, out, _ = main(capsys, "--game", "numberline", "show", NUMBERLINE_EXAMPLE)
+    assert out.splitlines()[:2] == [
+        "  .    L    .    .    .    D    .    L    D    .  ",
+        "  20   21   22   23   24   25   26   27   28   29 "]
+    assert "dark  2 (pennies)" in out and "light 2 (dimes)" in out
+
+
+def test_show_takes_the_game_of_a_record_file(tmp_path, capsys):
+    board = othello.new_board()
+    for move in ("d3", "c5"):
+        board.play(move)
+    path = tmp_path / "game.txt"
+    path.write_text(record.write(board))
+    status, out, _ = main(capsys, "show", str(path))
+    assert status == 0 and board.text() in out and "   a  b  c " in out
+    status, out, _ = main(capsys, "--game", "othello", "show", str(path))
+    assert status == 0 and board.text() in out
+    status, _, err = main(capsys, "--game", "io", "show", str(path))
+    assert status == 2 and "is a game of Othello, not Io" in err
+
+
+def test_analyse_says_when_a_draw_is_forced(capsys):
+    status, out, _ = main(capsys, "--game", "numberline", "analyse", "DLDLDLDL2 L")
+    assert "expected score a draw by force" in out
+    status, out, _ = main(capsys, "--game", "numberline", "--rules", "ties-to-2", "analyse",
+                          "DLDLDLDL2 L")
+    assert "expected score light wins by force, on a tie" in out
+
+
+def test_versus_names_the_side_as_the_game_does(capsys):
+    out = stringio.StringIO()
+    play.versus(1, iago.LIGHT, numberline.Rules(), stringio.StringIO("quit\n"), out,
+                game="numberline")
+    assert out.getvalue().startswith("You play light (dimes) against level 1.")
+
+
+@pytest.mark.parametrize("args,fragments", [
+    # a cell of another game
+    (["--game", "othello", "play", OTHELLO_START, "i9"], ["'i9'", "a1-h8"]),
+    (["--game", "othello", "play", OTHELLO_START, "25"], ["'25'", "a1-h8"]),
+    (["--game", "io", "--rules", "7x7", "play", "7/7/7/7/7/7/7 L first", "h8"], ["'h8'"]),
+    (["--game", "numberline", "play", NUMBERLINE_EXAMPLE, "e4"], ["'e4'", "20-29"]),
+    (["play", iago.STARTING_TEXT, "25"], ["'25'"]),
+    # a position of another game
+    (["--game", "othello", "moves", iago.STARTING_TEXT], ["8 rows"]),
+    (["--game", "numberline", "score", OTHELLO_START], ["8/8/8"]),
+    (["--game", "io", "analyse", OTHELLO_START], ["9 rows"]),
+    (["moves", OTHELLO_START], ["8/8/8"]),
+    # rules of another game, players, depths, games
+    (["--game", "othello", "--rules", "loose", "moves", OTHELLO_START], ["'loose'"]),
+    (["--game", "numberline", "--rules", "7x7", "show"], ["'7x7'"]),
+    (["--game", "othello", "match", "6", "greedy"], ["'6'"]),
+    (["--game", "io", "analyse", "--level", "best", "9/9/9/9/9/9/9/9/9 L first"], ["'best'"]),
+    (["--game", "numberline", "perft", "-1"], ["-1"]),
+    (["--game"], ["--game"]),
+    (["--game", "go", "perft", "1"], ["unknown game 'go'", "iago, othello, io, numberline"]),
+])
+def test_more_bad_input_is_one_line_and_status_2(args, fragments):
     assert_bad_input(run(*args), *fragments)
