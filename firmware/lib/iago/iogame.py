@@ -16,9 +16,11 @@ Most stones wins; both boards have an odd number of cells, so there are no draws
 
 The position text ends with one phase field: `first`, `bound=<cell>` (the stone the bound
 placement must touch), `free` or `single`; the 9x9 start is `9/9/9/9/9/9/9/9/9 L first`.
-A text is refused when its phase cannot be played: `first` on a board that is not empty or
-with Black to move, `bound=` on a cell that is not the opponent's stone or has no empty
-neighbour, `free` with no free cell left.
+A text is refused when no game reaches its phase: `first` on a board that is not empty or
+with Black to move, `bound=` on a cell that is not the opponent's stone or that has a stone
+next to it (the first or a free stone has none, and the bound stone comes next), `free` with
+no free cell left. So a bound placement is always possible, and it never encloses the stone it
+touches.
 """
 
 import iago
@@ -232,9 +234,15 @@ class Board(countgame.CountBoard):
             if self._cells[self.anchor] != self.turn ^ 3:
                 raise InvalidPositionError("%s: the bound stone must touch the opponent's last "
                                            "stone, and %s holds none" % (word, word[6:]))
-            if not self._generate():
-                raise InvalidPositionError("%s: no empty cell touches %s, so no bound placement "
-                                           "is possible" % (word, word[6:]))
+            # The opponent's last stone was the first or a free one, placed with all its
+            # neighbours empty, and nothing has been placed since.
+            nb = self.grid.NEIGHBOURS
+            for d in range(8):
+                x = nb[self.anchor * 8 + d]
+                if x != NONE and self._cells[x] != EMPTY:
+                    raise InvalidPositionError(
+                        "%s: the opponent's last stone was placed first or free, so its "
+                        "neighbours are empty, but %s is not" % (word, self.grid.cell_name(x)))
         elif phase == FREE and not self._any_free():
             raise InvalidPositionError("free: no cell is free (every empty cell touches a "
                                        "stone or is a corner)")
