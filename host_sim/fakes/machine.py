@@ -212,6 +212,39 @@ class Circuit:
             return self._level_with_diodes(gpio, line)
         return self._level_of_net(self._net(line))
 
+    def gpio_in(self):
+        """The SIO GPIO_IN register (what machine.mem32 reads): bit n = the level of GPn.
+        The same levels as `level` pad by pad, worked out once for the whole matrix."""
+        if not self.diodes:
+            return sum(self.level(gpio) << gpio for gpio in range(GPIO_COUNT))
+        own = [self._own(gpio) for gpio in range(GPIO_COUNT)]
+        low = 0            # the columns a closed switch joins to a row driven low
+        for row, pin in enumerate(self.row_pins):
+            if own[pin][0] == 0:
+                low |= self.switches[row]
+        value = 0
+        for gpio in range(GPIO_COUNT):
+            drive, pulled = own[gpio]
+            line = self._line.get(gpio)
+            if line is not None:
+                kind, index = line
+                if kind == 1 and (low >> index) & 1:
+                    if drive == 1:
+                        self.contention += 1
+                    continue
+                if kind == 0 and drive is None and pulled is None:
+                    bits = self.switches[index]
+                    for col, pin in enumerate(self.col_pins):
+                        d, p = own[pin]
+                        if (bits >> col) & 1 and (d if d is not None else p) == 1:
+                            drive = 1
+                            break
+            if drive is None:
+                drive = pulled
+            if drive:
+                value |= 1 << gpio
+        return value
+
     def _level_with_diodes(self, gpio, line):
         kind, index = line
         drive, pulled = self._own(gpio)
@@ -301,8 +334,8 @@ def _settle(drives, pulls):
         return 0
     if 1 in drives:
         return 1
-    ups = sum(1 for p in pulls if p == 1)
-    downs = sum(1 for p in pulls if p == 0)
+    ups = pulls.count(1)
+    downs = pulls.count(0)
     if ups or downs:
         return 1 if ups >= downs else 0
     return 0
@@ -423,8 +456,7 @@ class _Memory:
 
     def __getitem__(self, address):
         if address == SIO_GPIO_IN:
-            c = circuit()
-            return sum(c.level(gpio) << gpio for gpio in range(GPIO_COUNT))
+            return circuit().gpio_in()
         raise NotImplementedError("the simulator has no register at 0x%08x" % address)
 
     def __setitem__(self, address, value):
