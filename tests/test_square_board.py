@@ -144,7 +144,7 @@ def test_a_saved_othello_game_survives_a_power_cut(tmp_path):
 
 
 @pytest.mark.parametrize("edit,message", [
-    (lambda d: d.update(geometry={"kind": "square", "size": 9}), "7 or 8 squares a side"),
+    (lambda d: d.update(geometry={"kind": "square", "size": 10}), "7, 8 or 9 squares a side"),
     (lambda d: d.update(geometry={"kind": "round"}), "geometry must be"),
     (lambda d: d["cells"].pop("h8"), "missing h8"),
     (lambda d: d["cells"].update(i9={"row": 0, "col": 0, "led": 0}), "unknown cell \"i9\""),
