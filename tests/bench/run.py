@@ -161,11 +161,9 @@ def bench_engine():
     games = os.environ.get("BENCH_MATCH_GAMES", "10")
     subprocess.run([sys.executable, str(HERE / "engine.py"), "--games", games], check=False,
                    timeout=3600)
-    # The other games' engine (iago.search): Othello's top level against greedy.
-    print("\nOthello (iago.search):", flush=True)
-    subprocess.run([sys.executable, "-m", "host_sim.cli", "--game", "othello", "match", "5",
-                    "greedy", "--games", games], check=False, timeout=3600,
-                   cwd=str(HERE.parent.parent))
+    # The other games' engine (iago.search): speed and matches, Othello's target among them.
+    subprocess.run([sys.executable, str(HERE / "games_engine.py"), "--games", games],
+                   check=False, timeout=3600)
 
 
 def main():
