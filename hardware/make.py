@@ -370,6 +370,7 @@ def wiring(bmap, source):
     """The wiring tables of one board map, as Markdown."""
     names, count = _shape(bmap)[:2]
     rows, cols = bmap.row_pins, bmap.col_pins
+    one, cells = ("hex", "hexes") if bmap.geometry == "hex" else ("square", "squares")
     at = {}
     for cell in range(count):
         crossing = bmap.crossing_of_cell[cell]
@@ -405,19 +406,19 @@ def wiring(bmap, source):
     out += ["## Row lines", "",
             "Each row line runs to the crossings in its row: a switch in series with a diode "
             "whose band (cathode) faces the row line.", "",
-            "| row line | GPIO (Pico pin) | hexes, by column line |", "| --- | --- | --- |"]
+            "| row line | GPIO (Pico pin) | %s, by column line |" % cells, "| --- | --- | --- |"]
     for i, pin in enumerate(rows):
         hexes = ["%s (C%d)" % (at[(i, c)], c) for c in range(len(cols)) if (i, c) in at]
         out.append("| R%d | GP%d (%d) | %s |" % (i, pin, PICO_PIN[pin], ", ".join(hexes) or "-"))
     out.append("")
-    out += ["## Column lines", "", "| column line | GPIO (Pico pin) | hexes, by row line |",
+    out += ["## Column lines", "", "| column line | GPIO (Pico pin) | %s, by row line |" % cells,
             "| --- | --- | --- |"]
     for i, pin in enumerate(cols):
         hexes = ["%s (R%d)" % (at[(r, i)], r) for r in range(len(rows)) if (r, i) in at]
         out.append("| C%d | GP%d (%d) | %s |" % (i, pin, PICO_PIN[pin], ", ".join(hexes) or "-"))
     out.append("")
 
-    out += ["## The matrix", "", "The hex at each crossing (`-`: no switch there).", "",
+    out += ["## The matrix", "", "The %s at each crossing (`-`: no switch there)." % one, "",
             "| | " + " | ".join("C%d GP%d" % (i, p) for i, p in enumerate(cols)) + " |",
             "| --- |" + " --- |" * len(cols)]
     for r, pin in enumerate(rows):
@@ -429,7 +430,7 @@ def wiring(bmap, source):
             "Data from GP%d (Pico pin %d) through the level shifter into LED 0; each LED's DOUT "
             "to the next one's DIN. Every LED also gets 5 V and GND." % (bmap.led_pin,
                                                                        PICO_PIN[bmap.led_pin]),
-            "", "| LEDs | hexes |", "| --- | --- |"]
+            "", "| LEDs | %s |" % cells, "| --- | --- |"]
     for start in range(0, count, 10):
         end = min(start + 10, count)
         out.append("| %d-%d | %s |" % (start, end - 1, " ".join(

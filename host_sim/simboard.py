@@ -93,7 +93,13 @@ class SimBoard:
         from gameboard import app
         self.circuit.reset(cause)
         self._sync_switches()
-        self.app = app.build(self.root.rstrip("/") + "/", self.map_path, self.serial)
+        self.app = app.build(self.root.rstrip("/") + "/", self.map_path, self.serial,
+                             self._coin)
+
+    def _coin(self):
+        """Othello's coin toss, from the simulation's seeded random numbers (a Pico uses the
+        system's random bits)."""
+        return self.rng.getrandbits(1)
 
     def power_cut(self):
         """Cut the power at this instant: the firmware stops, the LEDs go dark; the disks stay

@@ -98,3 +98,71 @@ print(ctl.phase, b.text(), b.outcome().winner)
     got = mpvm.run_unix(program, heap="512k")
     assert got == expected.getvalue()
     assert got.split()[0] == "2"   # OVER
+
+
+SQUARE_GAME = """
+import gc
+try:
+    import micropython
+except ImportError:
+    micropython = None
+from gameboard.controller import Controller, STARTUP_MS
+from gameboard.layout import Layout
+from gameboard.settings import Settings
+
+def steady(ctl, now, n):
+    for i in range(n):
+        now += 7
+        ctl.tick(now)
+        ctl.compose(now)
+    return now
+
+layout = Layout("square", %d)
+ctl = Controller(Settings(hints=True), 0, layout, coin=lambda: 1)
+now = STARTUP_MS + 1
+ctl.tick(now)
+b = ctl.game
+for c in range(ctl.n):
+    if b.cell(c):
+        ctl.switch(c, True, now)       # Othello's start, set out
+pick = 1
+while not b.is_game_over():
+    moves = sorted(b.legal_moves)
+    if not b.ply():                    # a disk on rank 1's settings steps a setting
+        moves = [c for c in moves if layout.setting_at(c) is None and c != layout.demo_cell]
+    pick = (pick * 1103515245 + 12345) & 0x7FFFFFFF
+    ctl.switch(moves[pick %% len(moves)], True, now)
+    now += 400
+    ctl.tick(now)
+    for f in ctl.flips_pending():
+        ctl.switch(f, False, now)
+        ctl.switch(f, True, now + 100)
+    now += 200
+    ctl.tick(now)
+    if b.ply() == 12 and micropython is not None:
+        now = steady(ctl, now, 150)
+        gc.collect()
+        micropython.heap_lock()        # hints shown, corners lit: nothing allocated
+        try:
+            now = steady(ctl, now, 200)
+        finally:
+            micropython.heap_unlock()
+print(ctl.phase, b.GAME, b.ply(), b.text(), b.outcome().winner)
+"""
+
+
+@pytest.mark.parametrize("size", [7, 8, 9])
+def test_a_whole_square_board_game_under_micropython_matches_cpython(size):
+    """Othello on 8x8 and Io on 7x7 and 9x9 refereed by the controller under the unix
+    MicroPython VM, as under CPython; mid-game a steady tick and frame allocate nothing."""
+    import contextlib
+    import io
+    program = SQUARE_GAME % size
+    expected = io.StringIO()
+    with contextlib.redirect_stdout(expected):
+        exec(compile(program, "<game>", "exec"), {})
+    got = mpvm.run_unix(program, heap="512k")
+    assert got == expected.getvalue()
+    phase, game, plies = got.split()[:3]
+    assert phase == "2" and game == ("othello" if size == 8 else "io")
+    assert int(plies) >= (size * size - 4 if size == 8 else size * size) - 4

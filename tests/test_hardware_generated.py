@@ -40,8 +40,8 @@ def test_the_committed_outputs_match_the_maps(regenerated):
     fresh = sorted(p.name for p in regenerated.iterdir())
     assert fresh == ["board-diagram.svg", "board-wiring.md", "serpentine-diagram.svg",
                      "serpentine-wiring.md", "square7-diagram.svg", "square7-wiring.md",
-                     "square8-diagram.svg", "square8-wiring.md", "template-36mm.pdf",
-                     "template-36mm.svg"]
+                     "square8-diagram.svg", "square8-wiring.md", "square9-diagram.svg",
+                     "square9-wiring.md", "template-36mm.pdf", "template-36mm.svg"]
     behind = [name for name in fresh if not (GENERATED / name).is_file() or
               (GENERATED / name).read_bytes() != (regenerated / name).read_bytes()]
     assert not behind, "run `make hardware` and commit: %s out of date" % ", ".join(behind)
@@ -197,7 +197,7 @@ def test_a_broken_map_is_refused_naming_the_entry(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("stem,size", [("square8", 8), ("square7", 7)])
+@pytest.mark.parametrize("stem,size", [("square8", 8), ("square7", 7), ("square9", 9)])
 def test_square_maps_get_a_diagram_of_squares_and_wiring_tables(stem, size):
     from iago import squaregrid
     bmap = boardmap.load(str(HARDWARE / "boards" / (stem + ".json")))
@@ -210,3 +210,6 @@ def test_square_maps_get_a_diagram_of_squares_and_wiring_tables(stem, size):
     wiring = (GENERATED / (stem + "-wiring.md")).read_text()
     assert "| R0 | GP0 (1) | a1 (C0), b1 (C1)" in wiring
     assert "Full white on all %d LEDs" % (size * size) in wiring
+    assert "| row line | GPIO (Pico pin) | squares, by column line |" in wiring
+    if size == 9:     # 81 switches: the i file on two more row lines
+        assert "| R9 | GP9 (12) | i1 (C0), i2 (C1)" in wiring and "| R10 | GP10 (14) | i9 (C0) |" in wiring

@@ -26,7 +26,7 @@ BUTTON_DEBOUNCE_MS = 30
 
 class App:
     def __init__(self, boardmap, saves, matrix, pixels, clock, serial=None, watchdog=None,
-                 buttons=None):
+                 buttons=None, coin=None):
         self.boardmap = boardmap
         self.saves = saves
         self.matrix = matrix
@@ -46,7 +46,8 @@ class App:
         now = clock.ticks_ms()
         self.layout = Layout(boardmap.geometry, boardmap.size)
         settings, game, flips, problem = self._load()
-        self.controller = Controller(settings, now, self.layout)
+        # `coin`: Othello's coin toss, coin() -> 0 or 1 (default: the system's random bits).
+        self.controller = Controller(settings, now, self.layout, coin)
         if game is not None:
             self.controller.restore(game, flips, now)
         # The game's controller; `controller` is the one in charge of the LEDs now: the game,
@@ -54,7 +55,8 @@ class App:
         self.game = self.controller
         self.leds = LedOutput(boardmap, self.controller.frame)
         self.link = Link(self.controller, saves, self._write,
-                         {"firmware": FIRMWARE_VERSION, "board": boardmap.name})
+                         {"firmware": FIRMWARE_VERSION, "board": boardmap.name,
+                          "game": self.layout.game})
         if problem:
             self.link.send_event({"event": "save_error", "error": problem})
         self.link.selftest = self.start_selftest
@@ -217,8 +219,9 @@ def log_exception(saves, exc):
         pass
 
 
-def build(root="/", map_path="/board.json", serial=None):
-    """The App for the board described by the map at `map_path`, with its saves under `root`.
+def build(root="/", map_path="/board.json", serial=None, coin=None):
+    """The App for the board described by the map at `map_path`, with its saves under `root`
+    (`coin`: see App).
 
     Raises OSError or boardmap.BoardMapError (a ValueError) if the map is missing or wrong.
     """
@@ -238,7 +241,7 @@ def build(root="/", map_path="/board.json", serial=None):
         buttons = hw.Buttons([bmap.buttons.get("select"), bmap.buttons.get("confirm")])
     return App(bmap, Saves(root), hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
                hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), time, serial,
-               hw.Watchdog(WATCHDOG_MS), buttons)
+               hw.Watchdog(WATCHDOG_MS), buttons, coin)
 
 
 

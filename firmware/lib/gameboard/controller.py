@@ -31,13 +31,10 @@ TAP_MS = const(700)          # lifting it and putting it back within this is a p
 SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
 STARTUP_MS = const(900)      # the light check at power-on
 FLASH_MS = const(600)        # brief feedback on one hex
-THINK_NODES = const(32)      # search nodes a tick while the computer thinks (about 30 ms on a Pico)
 DEMO_HOLD_MS = const(2000)
-# Search nodes for levels 1-5 on the board: the engine's own budgets, but level 5 capped so a
-# move takes at most 2 s on a Pico, the search running between the board's ticks (measured
-# on an emulated one, tests/bench/pico_computer.py: 1,065 ms worst with 1,100 nodes;
-# docs/engine.md). A disk held on the centre of the empty board starts the demo.
-BOARD_NODES = (40, 80, 250, 700, 1800)
+# The computer's search runs between the board's ticks, layout.think_nodes positions at a
+# time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
+# A disk held on the demo cell of the empty board starts the demo.
 _WRAP = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30 on MicroPython
 
 # Phases.
@@ -53,7 +50,8 @@ _RULES_COLOUR = (palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_C
 # The computer hex (B1): off, dark or light; the level hex (B6): levels 1-5.
 _COMPUTER_COLOUR = (palette.SETTING_OFF, palette.DARK, palette.LIGHT)
 _LEVEL_COLOUR = (palette.HINT_DARK, palette.HINT_LIGHT, palette.DARK, palette.LIGHT, palette.WIN)
-# Per-cell flags for the LED frame: a settings cell, a corner (shows whose turn it is).
+# Per-cell flags for the LED frame: a settings cell (or a square board's demo square: before
+# the first placement neither is a placement), a corner (shows whose turn it is).
 _SETTINGS_HEX = const(1)
 _CORNER = const(2)
 
@@ -63,6 +61,8 @@ def _special(layout):
     for c in layout.setting_cells:
         if c != NONE:
             out[c] |= _SETTINGS_HEX
+    if layout.reserved:
+        out[layout.demo_cell] |= _SETTINGS_HEX
     for c in layout.corners:
         out[c] |= _CORNER
     return bytes(out)
@@ -103,7 +103,7 @@ class Controller:
         self.settings = settings or Settings()
         self.game = self._new_board()
         self.present = bytearray(n)   # debounced: 1 = a disk is on the cell
-        self.face_ok = bytearray(n)   # 1 = the disk there shows the face the game has
+        self.face_ok = bytearray(b"\x01" * n)   # 1 = the disk there shows the game's face
         self.hint = bytearray(n)      # 1 = a legal move (see _fresh_hints)
         self.hints_stale = True
         # 1 = closed at power-on where the saved game has no disk: a stray disk or a stuck
@@ -169,7 +169,8 @@ class Controller:
                 self.lifted_last = False
                 if elapsed(now, self.lifted_at) <= TAP_MS and game.rules.penalty:
                     self._claim(now)
-            if self._special[cell] & _SETTINGS_HEX and self._pregame():
+            if (self._special[cell] & _SETTINGS_HEX and self._pregame() and
+                    cell != self.engine_move and self.layout.setting_at(cell)):
                 self.setting_cell = cell
                 self.setting_since = now
                 self.setting_done = False
@@ -251,9 +252,9 @@ class Controller:
         if self.search is None:
             from iago import games
             level = self.settings.level
-            nodes = BOARD_NODES[level - 1] if self.layout.game == "iago" else None
-            self.search = games.search(game, level, seed=game.ply(), nodes=nodes)
-        if self.search.step(THINK_NODES):
+            self.search = games.search(game, level, seed=game.ply(),
+                                       nodes=self.layout.board_nodes[level - 1])
+        if self.search.step(self.layout.think_nodes):
             self.engine_move = self.search.best()
             self.search = None
             self.dirty = True
@@ -279,8 +280,7 @@ class Controller:
             self._enter(PLAY, now)
         self.save_due = True
         event = {"event": "new_game", "why": why, "rules": self.game.rules.name()}
-        if self.layout.game == "othello":
-            event["first"] = iago.side_name(self.game.turn)   # the coin toss
+        self._first(event)
         self._emit(event)
         self._try_place(now)
 
@@ -340,7 +340,7 @@ class Controller:
             if cells[c] and not self.present[c]:
                 missing.append(c)
             elif not cells[c] and self.present[c] and not (
-                    pregame and self._special[c] & _SETTINGS_HEX):
+                    pregame and self._special[c] & _SETTINGS_HEX and c != self.engine_move):
                 extra.append(c)
             if cells[c] and not self.face_ok[c]:
                 flips.append(c)
@@ -391,6 +391,8 @@ class Controller:
         turn_hint = palette.HINT_DARK if self.game.turn == iago.DARK else palette.HINT_LIGHT
         show_hints = self.settings.hints and self._settled()
         pregame = self._pregame()
+        if pregame and show_hints and self.layout.game == "othello":
+            show_hints = self._set_out()   # hints once the start disks are down
         over = self.phase == OVER
         show = 0
         if over:
@@ -429,7 +431,7 @@ class Controller:
                     colour = face_colour[v & 3]
                 else:
                     colour = target
-            elif pregame and special[c] & _SETTINGS_HEX:
+            elif pregame and special[c] & _SETTINGS_HEX and c != chosen:
                 colour = self._setting_colour(c)
             elif present[c]:
                 colour = off if over else error
@@ -467,7 +469,9 @@ class Controller:
             return palette.SETTING_ON if s.palette else palette.SETTING_OFF
         if which == "computer":
             return _COMPUTER_COLOUR[s.computer_side()]
-        return _LEVEL_COLOUR[s.level - 1]
+        if which == "level":
+            return _LEVEL_COLOUR[s.level - 1]
+        return palette.OFF          # the demo square
 
     # --- internals -----------------------------------------------------------------------
 
@@ -502,6 +506,15 @@ class Controller:
 
     def _pregame(self):
         return self.game.ply() == 0 and self.phase == PLAY
+
+    def _set_out(self):
+        """Every disk of the game is on the board (Othello's start asks for four)."""
+        cells = self.game._cells
+        present = self.present
+        for c in range(self.n):
+            if cells[c] and not present[c]:
+                return False
+        return True
 
     def _forget_engine(self):
         self.search = None
@@ -542,7 +555,7 @@ class Controller:
         new = NONE
         for c in range(self.n):
             if self.present[c] and not cells[c]:
-                if pregame and special[c] & _SETTINGS_HEX:
+                if pregame and special[c] & _SETTINGS_HEX and c != self.engine_move:
                     continue
                 if new != NONE:
                     return
@@ -621,11 +634,18 @@ class Controller:
     def _report_startup(self):
         extra, missing, flips = self.differences()
         name = self.name
-        self._emit({"event": "startup", "moves": self.game.ply(),
-                    "closed": [name(c) for c in range(self.n) if self.present[c]],
-                    "unexpected": [name(c) for c in extra],
-                    "missing": [name(c) for c in missing],
-                    "flips_pending": [name(c) for c in flips]})
+        event = {"event": "startup", "moves": self.game.ply(),
+                 "closed": [name(c) for c in range(self.n) if self.present[c]],
+                 "unexpected": [name(c) for c in extra],
+                 "missing": [name(c) for c in missing],
+                 "flips_pending": [name(c) for c in flips]}
+        self._first(event)
+        self._emit(event)
+
+    def _first(self, event):
+        """Othello before its first placement: who the coin toss chose to place first."""
+        if self.layout.game == "othello" and not self.game.ply():
+            event["first"] = iago.side_name(self.game.turn)
 
 
 def _coin():

@@ -10,7 +10,7 @@ to the game it left. It has the controller's interface as far as the app and the
 import iago
 from gameboard import palette
 from gameboard.layout import hex_layout
-from gameboard.controller import THINK_NODES, elapsed, paint
+from gameboard.controller import elapsed, paint
 from gameboard.modes import NotPlaying
 
 try:
@@ -81,8 +81,9 @@ class Demo(NotPlaying):
         if self.stage == _THINK:
             if self.search is None:
                 from iago import games
-                self.search = games.search(game, DEMO_LEVEL, seed=self.seed + game.ply())
-            if self.search.step(THINK_NODES):
+                self.search = games.search(game, DEMO_LEVEL, seed=self.seed + game.ply(),
+                                           nodes=self.layout.board_nodes[DEMO_LEVEL - 1])
+            if self.search.step(self.layout.think_nodes):
                 cell = self.search.best()
                 self.search = None
                 game.push(cell)

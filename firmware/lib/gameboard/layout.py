@@ -1,57 +1,53 @@
 """What the board firmware needs to know of a board's shape and the game it referees.
 
-The hex board plays Iago; a square board (an 8x8 or 7x7 reed matrix, as DIY chessboards are
-built) plays Othello (8x8) or Io (7x7, the board's size). The board map's "geometry" entry
+The hex board plays Iago. A square board (a 7x7, 8x8 or 9x9 reed matrix, as DIY chessboards
+are built) plays Othello on 8x8 and Io on 7x7 and 9x9: gameboard/squares.py, imported only
+for a square map, so the hex board never holds its code. The board map's "geometry" entry
 chooses (docs/board.md, hardware/board-map.md).
 """
 
 from gameboard.settings import NAMES as SETTING_NAMES
 
-HEX = "hex"
-SQUARE = "square"
-# The game a square board of each size referees, and its rules.
-SQUARE_GAMES = {8: ("othello", "standard"), 7: ("io", "7x7")}
+# Iago's engine on a Pico: level 5's 1,800 positions take 1,842 ms at worst, 32 about 30 ms
+# (tests/bench/pico_computer.py; docs/engine.md).
+BOARD_NODES = (40, 80, 250, 700, 1800)
+THINK_NODES = 32
 
 
 class Layout:
-    """cells (count), game (name), module (its rules), grid (cell names), settings cells
-    (cell -> setting name, pregame only), corners (turn shown on them while empty), the cell
-    a held disk starts the demo from, and `flip` (what a turned disk's state XORs with: a
-    captive bit in Iago, the other colour in the count games)."""
+    """cells (count), size, game (its name), module (its rules module, imported directly: the
+    registry iago.games would cost the board heap), rules_name (None: Iago's rules come from
+    the settings), grid (cell names: cell_name, parse_cell), setting_cells (the cell of each
+    setting of settings.NAMES, 255 for none; before the first placement only), demo_cell (a
+    disk held there on the empty board starts the demo), reserved (the demo cell is no
+    placement before the first one either), corners (they show whose turn it is while empty)
+    and flip (what a turned disk's state XORs with: Iago's captive bit, or the other colour);
+    board_nodes (the computer's search positions for levels 1-5) and think_nodes (positions
+    searched between two scans): the engines' speeds differ by game, and on a Pico a level-5
+    move must take at most 2 s and a slice about 30 ms."""
 
-    def __init__(self, kind=HEX, size=9):
+    def __init__(self, kind="hex", size=9):
         self.kind = kind
-        if kind == HEX:
-            from iago import hexgrid
+        if kind != "hex":
+            from gameboard.squares import square
+            square(self, size)
+        else:
+            from iago import hexgrid, rules
             self.game = "iago"
             self.rules_name = None
+            self.module = rules
             self.grid = hexgrid
             self.cells = hexgrid.CELLS
             self.size = 9
-            names = ("A1", "A2", "A3", "A4", "A5", "B1", "B6")
-            self.corners = tuple(hexgrid.parse_cell(n) for n in
-                                 ("A1", "A5", "E1", "E9", "I5", "I9"))
+            parse = hexgrid.parse_cell
+            self.setting_cells = tuple(parse(n) for n in ("A1", "A2", "A3", "A4", "A5", "B1",
+                                                          "B6"))
+            self.corners = tuple(parse(n) for n in ("A1", "A5", "E1", "E9", "I5", "I9"))
             self.demo_cell = hexgrid.CENTRE
+            self.reserved = False    # E5 is never a legal first placement anyway
             self.flip = 4
-            self.setting_cells = tuple(hexgrid.parse_cell(n) for n in names)
-        elif kind == SQUARE and size in SQUARE_GAMES:
-            from iago import squaregrid
-            self.game, self.rules_name = SQUARE_GAMES[size]
-            self.grid = squaregrid.grid(size)
-            self.cells = size * size
-            self.size = size
-            # Rank 1 holds the settings (empty at the start of both games); no rules or
-            # penalty cell, as neither game has variants on its board.
-            self.setting_cells = (255, 255, 0, 1, 2, 3, 4)
-            self.corners = ()
-            self.demo_cell = size - 1    # h1 / g1
-            self.flip = 3
-        else:
-            raise ValueError("no game for a %s board of size %r (square boards: %s)" % (
-                kind, size, ", ".join("%dx%d" % (n, n) for n in sorted(SQUARE_GAMES))))
-        # The rules module, imported directly (iago.games would cost the board heap).
-        leaf = "rules" if self.game == "iago" else "othello" if self.game == "othello" else "iogame"
-        self.module = getattr(__import__("iago." + leaf), leaf)
+            self.board_nodes = BOARD_NODES
+            self.think_nodes = THINK_NODES
         self.cell_name = self.grid.cell_name
         self.parse_cell = self.grid.parse_cell
 
@@ -65,12 +61,12 @@ class Layout:
 
     def new_board(self, settings):
         """The game's start under `settings` (Iago's rules come from the settings)."""
-        if self.game == "iago":
+        if self.rules_name is None:
             return self.module.Board(rules=settings.rules_object())
         return self.module.new_board(self.module.Rules.parse(self.rules_name))
 
     def board(self, text, settings):
-        if self.game == "iago":
+        if self.rules_name is None:
             return self.module.Board(text, settings.rules_object())
         return self.module.Board(text, self.module.Rules.parse(self.rules_name))
 
