@@ -159,7 +159,28 @@ def test_timed_keeps_last_and_longest_and_skips_unchanged_frames():
         timing[0] = 7
         link.timed(us)
         assert timing[0] == -1
-    assert list(timing) == [-1, 400, 900, 2]
+    assert list(timing) == [-1, 400, 900, 2, -1]
+
+
+def test_stats_reports_the_loops_longest_step_since_the_last_stats():
+    with SimBoard() as board:
+        board.advance(1200)
+        board.command({"cmd": "stats"})
+        ctl = board.app.controller
+        tick = ctl.tick
+        slow = [45]
+
+        def slow_tick(now):                     # one step as long as a slice of search
+            tick(now)
+            board.clock.advance_us(slow.pop() * 1000 if slow else 0)
+
+        ctl.tick = slow_tick
+        board.advance(200)
+        first = board.command({"cmd": "stats"})
+        board.advance(200)
+        second = board.command({"cmd": "stats"})
+        assert first["step_max_ms"] == 45       # then reset: the quiet steps after it
+        assert 0 <= second["step_max_ms"] < 10
 
 
 STATS_PROGRAM = """

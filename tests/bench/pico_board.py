@@ -180,9 +180,10 @@ main()
 """ % (OPENING,)
 
 
-def build_files(dest, kernel=True):
+def build_files(dest, kernel=True, board_map=BOARD_MAP):
     """The flash contents `make deploy` installs, in folder `dest` (without the LED kernel:
-    the plain LED code, as on a VM without a native emitter)."""
+    the plain LED code, as on a VM without a native emitter), with `board_map` as
+    /board.json."""
     dest = Path(dest)
     lib = ROOT / "firmware" / "lib"
     for source in sorted(lib.rglob("*.py")):
@@ -192,13 +193,14 @@ def build_files(dest, kernel=True):
         out.mkdir(parents=True, exist_ok=True)
         mpvm.mpy_cross(source, out)
     shutil.copy(ROOT / "firmware" / "main.py", dest / "main.py")
-    shutil.copy(BOARD_MAP, dest / "board.json")
+    shutil.copy(board_map, dest / "board.json")
     return dest
 
 
 def emulator_config(files):
-    """board-emu's config for the board map: matrix lines, LED chain, buttons held up."""
-    bmap = json.loads(BOARD_MAP.read_text())
+    """board-emu's config for the board map on the flash `files`: matrix lines, LED chain,
+    buttons held up."""
+    bmap = json.loads((Path(files) / "board.json").read_text())
     cells = {name: {"row": c["row"], "col": c["col"], "led": c["led"]}
              for name, c in bmap["cells"].items()}
     return {"rows": bmap["rows"], "cols": bmap["cols"], "led_pin": bmap["led_pin"],

@@ -157,6 +157,12 @@ class App:
         if self.watchdog is not None:
             self.watchdog.feed()
         spent = clock.ticks_diff(clock.ticks_ms(), now)
+        timing = self.link.timing
+        if timing is not None:
+            if timing[4] < 0:
+                timing[4] = 0            # the step that answered `stats` (see Link._stats)
+            elif spent > timing[4]:
+                timing[4] = spent
         if spent < SCAN_PERIOD_MS:
             clock.sleep_ms(SCAN_PERIOD_MS - spent)
 

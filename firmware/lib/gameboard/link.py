@@ -106,14 +106,17 @@ class Link:
         return {"state": self.controller.state()}
 
     def _stats(self, msg, now):
-        # Diagnostics: the heap in use after a collection, and the debounced switch closing
-        # -> LED frame sent times since the first stats command (no timing before it).
+        # Diagnostics: the heap in use after a collection, the debounced switch closing
+        # -> LED frame sent times since the first stats command (no timing before it), and
+        # the main loop's longest step since the last one (the switches and LEDs wait that
+        # long; the computer's search runs in slices between steps).
         import gc
         if self.timing is None:
-            self.timing = array.array("i", (-1, 0, 0, 0))
+            self.timing = array.array("i", (-1, 0, 0, 0, -1))
         timing = self.timing
         out = {"closing_to_frame_us": timing[1], "closing_to_frame_max_us": timing[2],
-               "closings_timed": timing[3]}
+               "closings_timed": timing[3], "step_max_ms": max(timing[4], 0)}
+        timing[4] = -1           # the step answering this (and collecting) does not count
         gc.collect()
         if hasattr(gc, "mem_alloc"):  # MicroPython
             out["mem_alloc"] = gc.mem_alloc()
