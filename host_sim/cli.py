@@ -226,6 +226,9 @@ def build_parser():
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="default 0")
     p.add_argument("--jobs", type=_count, default=None, metavar="J",
                    help="processes (default: the number of CPUs)")
+    p.add_argument("--nodes", type=_count, default=None, metavar="N",
+                   help="search at most N positions a move, for both levels (a board's cap, "
+                   "such as 180 for Othello's level 5 on a Pico; default: the levels' own)")
     p = add("analyse", cmd_analyse, "the engine's best move, expected score and principal "
             "variation for the side to move")
     p.add_argument("--level", type=_player, default=5, metavar="L", help=players + " (default 5)")

@@ -197,7 +197,7 @@ def cmd_match(args):
     jobs = args.jobs or os.cpu_count() or 1
     progress = Progress(args.games, a, b)
     result = run_match(a, b, args.games, args.rules, args.seed, jobs, progress,
-                       game=args.module.GAME)
+                       nodes=args.nodes, game=args.module.GAME)
     print("\n".join(result.lines()), flush=True)
 
 

@@ -70,7 +70,23 @@ def test_match_under_other_rules():
     assert "rules simple+penalty" in proc.stdout
 
 
+def test_match_with_a_boards_node_cap():
+    """--nodes plays both levels at a board's cap (Othello's level 5 on a Pico searches 180
+    positions a move, gameboard/squares.py): the same games as run_match with that cap."""
+    proc = run("--game", "othello", "match", "5", "greedy", "--games", "2", "--jobs", "1",
+               "--nodes", "30")
+    assert proc.returncode == 0, proc.stderr
+    from iago import othello
+    capped = play.run_match(5, "greedy", 2, othello.Rules.parse("standard"), nodes=30,
+                            game="othello")
+    full = play.run_match(5, "greedy", 2, othello.Rules.parse("standard"), game="othello")
+    assert proc.stdout.splitlines()[:4][-1].startswith("average score")
+    assert proc.stdout.splitlines()[:3] == capped.lines()[:3]
+    assert capped.lines()[3].split(",")[0] != full.lines()[3].split(",")[0]
+
+
 @pytest.mark.parametrize("args,fragment", [
+    (["match", "3", "random", "--nodes", "0"], "expected 1 or more"),
     (["match", "6", "random"], "unknown player '6'"),
     (["match", "3", "smart"], "unknown player 'smart'"),
     (["match", "3", "random", "--games", "0"], "expected 1 or more"),
