@@ -1,5 +1,6 @@
 """The page on a simulated square board: `iago serve --sim --map hardware/boards/square8.json`
-runs the unmodified firmware refereeing Othello (square7.json: Io 7x7) on an 8x8 reed matrix,
+runs the unmodified firmware refereeing Othello (square7.json and square9.json: Io 7x7 and 9x9)
+on an 8x8 reed matrix,
 and the page draws it as squares."""
 
 import pytest
@@ -10,6 +11,7 @@ from test_web_e2e import browser, keep, open_page  # noqa: F401  (the browser fi
 
 SQUARE8 = str(ROOT / "hardware" / "boards" / "square8.json")
 SQUARE7 = str(ROOT / "hardware" / "boards" / "square7.json")
+SQUARE9 = str(ROOT / "hardware" / "boards" / "square9.json")
 
 
 def playing(snap):
@@ -73,11 +75,13 @@ def test_othello_on_the_square_board(othello_board):
     assert "table page" in reply["error"]
 
 
-def test_io_on_the_square_board(tmp_path):
-    with Server("--sim", "--map", SQUARE7, games_dir=tmp_path) as server:
+@pytest.mark.parametrize("board_map,size", [(SQUARE7, 7), (SQUARE9, 9)])
+def test_io_on_the_square_board(tmp_path, board_map, size):
+    with Server("--sim", "--map", board_map, games_dir=tmp_path) as server:
         snap = server.wait(playing, timeout=20, what="the light check")
-        assert (snap["layout"]["size"], snap["layout"]["game"]) == (7, "io")
-        assert snap["state"]["turn"] == "light" and len(snap["state"]["legal"]) == 49
+        assert (snap["layout"]["size"], snap["layout"]["game"]) == (size, "io")
+        assert len(snap["layout"]["names"]) == size * size
+        assert snap["state"]["turn"] == "light" and len(snap["state"]["legal"]) == size * size
         server.post("place", {"cell": "d4"})
         snap = server.wait(lambda s: s["state"]["moves"] == ["d4"] and s["state"]["legal"],
                            what="White's first stone")

@@ -54,7 +54,7 @@ def add_arguments(parser):
     parser.add_argument("--map", metavar="FILE",
                         help="simulated board: its board map (default hardware/board.json, the "
                         "hex board; hardware/boards/square8.json plays Othello, square7.json "
-                        "Io 7x7)")
+                        "and square9.json Io 7x7 and 9x9)")
     parser.add_argument("--pty", action="store_true",
                         help="simulated board: also offer its USB serial port as a "
                         "pseudo-terminal (its path is printed), for host tools")
