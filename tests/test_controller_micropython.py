@@ -65,6 +65,32 @@ PHASES = {
 }
 
 
+PLACE_AND_TURN = """
+def place_and_turn(ctl, cell, now):
+    ctl.switch(cell, True, now)
+    now += 400
+    ctl.tick(now)
+    for f in ctl.flips_pending():     # every outflanked disk turned by hand
+        ctl.switch(f, False, now)
+        ctl.switch(f, True, now + 100)
+    now += 200
+    ctl.tick(now)
+    return now
+"""
+
+
+def run_both(program):
+    """`program`'s output under the unix MicroPython VM, checked against CPython's."""
+    import contextlib
+    import io
+    expected = io.StringIO()
+    with contextlib.redirect_stdout(expected):
+        exec(compile(program, "<game>", "exec"), {})
+    got = mpvm.run_unix(program, heap="512k")
+    assert got == expected.getvalue()
+    return got
+
+
 @pytest.mark.parametrize("phase", sorted(PHASES))
 def test_steady_tick_and_frame_allocate_nothing(phase):
     out = mpvm.run_unix(SETUP + PHASES[phase] + "ctl.outbox.clear()\nlocked(ctl, now)\nprint('ok')\n",
@@ -73,31 +99,16 @@ def test_steady_tick_and_frame_allocate_nothing(phase):
 
 
 def test_a_whole_game_with_flips_under_micropython_matches_cpython():
-    program = SETUP + """
+    program = SETUP + PLACE_AND_TURN + """
 b = ctl.game
 pick = 1
 while not b.is_game_over():
     moves = list(b.legal_moves)
     pick = (pick * 1103515245 + 12345) & 0x7FFFFFFF
-    c = moves[pick % len(moves)]
-    ctl.switch(c, True, now)
-    now += 400
-    ctl.tick(now)
-    for f in ctl.flips_pending():
-        ctl.switch(f, False, now)
-        ctl.switch(f, True, now + 100)
-    now += 200
-    ctl.tick(now)
+    now = place_and_turn(ctl, moves[pick % len(moves)], now)
 print(ctl.phase, b.text(), b.outcome().winner)
 """
-    import contextlib
-    import io
-    expected = io.StringIO()
-    with contextlib.redirect_stdout(expected):
-        exec(compile(program, "<game>", "exec"), {})
-    got = mpvm.run_unix(program, heap="512k")
-    assert got == expected.getvalue()
-    assert got.split()[0] == "2"   # OVER
+    assert run_both(program).split()[0] == "2"   # OVER
 
 
 SQUARE_GAME = """
@@ -131,14 +142,7 @@ while not b.is_game_over():
     if not b.ply():                    # a disk on rank 1's settings steps a setting
         moves = [c for c in moves if layout.setting_at(c) is None and c != layout.demo_cell]
     pick = (pick * 1103515245 + 12345) & 0x7FFFFFFF
-    ctl.switch(moves[pick %% len(moves)], True, now)
-    now += 400
-    ctl.tick(now)
-    for f in ctl.flips_pending():
-        ctl.switch(f, False, now)
-        ctl.switch(f, True, now + 100)
-    now += 200
-    ctl.tick(now)
+    now = place_and_turn(ctl, moves[pick %% len(moves)], now)
     if b.ply() == 12 and micropython is not None:
         now = steady(ctl, now, 150)
         gc.collect()
@@ -155,14 +159,7 @@ print(ctl.phase, b.GAME, b.ply(), b.text(), b.outcome().winner)
 def test_a_whole_square_board_game_under_micropython_matches_cpython(size):
     """Othello on 8x8 and Io on 7x7 and 9x9 refereed by the controller under the unix
     MicroPython VM, as under CPython; mid-game a steady tick and frame allocate nothing."""
-    import contextlib
-    import io
-    program = SQUARE_GAME % size
-    expected = io.StringIO()
-    with contextlib.redirect_stdout(expected):
-        exec(compile(program, "<game>", "exec"), {})
-    got = mpvm.run_unix(program, heap="512k")
-    assert got == expected.getvalue()
+    got = run_both(PLACE_AND_TURN + SQUARE_GAME % size)
     phase, game, plies = got.split()[:3]
     assert phase == "2" and game == ("othello" if size == 8 else "io")
     assert int(plies) >= (size * size - 4 if size == 8 else size * size) - 4
