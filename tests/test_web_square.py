@@ -119,3 +119,73 @@ def test_the_page_draws_the_square_board_and_plays_on_it(browser, othello_board,
     keep(tmp_path, page, "square-othello")
     context.close()
     assert not errors, errors
+
+
+def test_a_real_square_board_on_a_serial_port_is_drawn_as_squares(tmp_path):
+    """A real board over USB (here the simulated 8x8 board's serial port on a pty): the host
+    follows the game the board reports, with no --map, and draws its squares, disks and LEDs."""
+    import re
+
+    from test_web_api import _close_leds
+    with Server("--sim", "--pty", "--map", SQUARE8, games_dir=tmp_path / "sim") as board:
+        set_up_othello(board)
+        found = re.search(r"USB serial port is (\S+)", board.banner())
+        assert found, board.banner()
+        with Server("--port", found.group(1), games_dir=tmp_path / "host") as host:
+            snap = host.wait(lambda s: s["connected"] and s["state"] and s["state"]["legal"]
+                             and s["layout"]["kind"] == "square", what="the serial link")
+            assert (snap["layout"]["size"], snap["layout"]["game"]) == (8, "othello")
+            assert snap["disks"] == {"d4": "L", "e4": "D", "d5": "D", "e5": "L"}
+            cell = snap["state"]["legal"][0]
+            board.post("place", {"cell": cell})
+            snap = host.wait(lambda s: s["state"]["moves"] == [cell] and
+                             s["state"]["flips_pending"], what="the flips")
+            first = snap["movers"][0]
+            assert snap["disks"][cell] == {"dark": "D", "light": "L"}[first]
+            for flip in snap["state"]["flips_pending"]:    # shown as still to turn: the
+                assert snap["disks"][flip] == {"dark": "L", "light": "D"}[first]  # old face
+            leds = host.leds()
+            assert len(leds) == 64 * 6 and _close_leds(leds, board.leds(), 64)
+            _, reply = host.get("/api/state")
+            assert any("hardware/boards/square8.json" in line["text"]
+                       for line in reply["console"])
+            status, text = host.get("/api/record")
+            kept = record.parse(text)
+            assert status == 200 and kept.header("Game") == "Othello"
+            assert kept.header("Site").startswith("Othello board (")
+        assert board.alive()
+
+
+def test_derived_leds_match_the_simulated_square_boards():
+    from host_sim.simboard import SimBoard
+    from host_sim.web.ledview import derived_leds, inferred_disks, layout_of
+    for path, cells in ((SQUARE8, ("d4", "e5", "d5", "e4")), (SQUARE9, ("e5", "d4"))):
+        with SimBoard(map_path=path, seed=1) as board:
+            board.advance(1200)
+            layout = board.layout
+            for name in cells:          # Othello's start as set out, then Io's stones
+                board.place(name, {1: "D", 2: "L"}.get(
+                    board.controller.game.cell(layout.parse_cell(name))))
+            if layout.game == "othello":     # a placement whose flips wait: they blink
+                board.place(sorted(board.controller.game.legal_moves)[0], rest_ms=100)
+                assert board.controller.flips_pending()
+            for _ in range(5):
+                board.advance(97)
+                state = board.controller.state()
+                assert layout_of(state).cells == layout.cells
+                faces = {layout.cell_name(c): f for c, f in board.disks.items()}
+                assert inferred_disks(state) == faces
+                assert derived_leds(state, board.boardmap, board.app.last_frame) == \
+                    [tuple(c) for c in board.circuit.led_colours()]
+
+
+def test_a_broken_map_for_a_real_board_is_one_clear_line(tmp_path):
+    import subprocess
+    import sys
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    proc = subprocess.run([sys.executable, "-m", "host_sim.cli", "serve", "--port",
+                           str(tmp_path / "tty"), "--map", str(bad), "--http-port", "0"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == "iago serve: %s: board map: missing entry \"format\"" % bad

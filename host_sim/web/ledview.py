@@ -3,66 +3,89 @@
 The host link reports the game, not the switches or the LEDs. The disks follow from the state
 (every disk of the game but the missing ones, plus the extra ones), and the LED colours from
 the firmware's own Controller.compose() and LED pipeline, run on the host with that state.
+The board's shape and game come from the state too (`layout_of`): the hex board's Iago, or
+Othello and Io on a square board.
 """
 
 import iago
 from gameboard import controller as ctl_module
+from gameboard.layout import Layout, hex_layout
 from gameboard.leds import LedOutput
 from gameboard.settings import Settings
-from iago import hexgrid
 
 from host_sim.web import records
 
 _FACE = {iago.DARK: "D", iago.LIGHT: "L", iago.DARK_CAPTIVE: "d", iago.LIGHT_CAPTIVE: "l"}
-_FLIPPED = {"D": "d", "d": "D", "L": "l", "l": "L"}
+FLIPPED = {"D": "d", "d": "D", "L": "l", "l": "L"}     # Iago: a turned disk shows red
+TURNED = {"D": "L", "L": "D"}                          # Othello, Io: the other colour
 
 
-def inferred_disks(state):
+def layout_of(state):
+    """The Layout (gameboard.layout) of the board a state comes from."""
+    board = records.position_board(state)
+    if board.GAME == "iago":
+        return hex_layout()
+    return Layout("square", board.grid.size)
+
+
+def layout_dict(layout):
+    """The board's shape and game as the page draws it (the snapshot's `layout`)."""
+    return {"kind": layout.kind, "size": layout.size, "game": layout.game,
+            "title": layout.module.TITLE, "cells": layout.cells,
+            "names": [layout.cell_name(c) for c in range(layout.cells)],
+            "side_names": records.side_names(layout.game)}
+
+
+def inferred_disks(state, layout=None):
     """{cell name: face} of the disks a state implies ("?" for a disk the game has not)."""
     if state.get("phase") == "demo":
         return {}                               # the demo plays on the LEDs alone
-    board = iago.Board(state["position"], iago.Rules.parse(state["rules"]))
+    layout = layout or layout_of(state)
+    board = records.position_board(state)
+    turned = FLIPPED if layout.game == "iago" else TURNED
     missing = set(state.get("missing") or ())
     turning = set(state.get("flips_pending") or ())
     disks = {}
-    for cell in range(hexgrid.CELLS):
-        name = iago.cell_name(cell)
+    for cell in range(layout.cells):
+        name = layout.cell_name(cell)
         face = _FACE.get(board.cell(cell))
         if face is not None and name not in missing:
-            disks[name] = _FLIPPED[face] if name in turning else face
+            disks[name] = turned[face] if name in turning else face
     for name in state.get("extra") or ():
         disks[name] = "?"
     return disks
 
 
-def derived_leds(state, bmap, now_ms, startup_ms=0):
-    """The 61 (r, g, b) wire colours the firmware shows for `state` at `now_ms`."""
+def derived_leds(state, bmap, now_ms, startup_ms=0, layout=None):
+    """The wire colours (r, g, b), one a cell, the firmware shows for `state` at `now_ms`."""
+    layout = layout or layout_of(state)
+    parse = layout.parse_cell
     settings = Settings.from_dict(state["settings"])
     if state.get("phase") == "demo":
         from gameboard.demo import Demo
-        ctl = Demo(settings, startup_ms)
-        ctl.game = iago.Board(state["position"], iago.Rules.parse(state["rules"]))
+        ctl = Demo(settings, startup_ms, layout=layout)
+        ctl.game = records.position_board(state)
         ctl.stage = -1                          # between placements: the disks only
         return _wire(ctl, settings, bmap, now_ms)
-    ctl = ctl_module.Controller(settings, startup_ms)
+    ctl = ctl_module.Controller(settings, startup_ms, layout, coin=lambda: 0)
     try:
-        ctl.game = records.board_of(state)      # with its history: the settings hexes
+        ctl.game = records.board_of(state)      # with its history: the settings cells
     except iago.IagoError:                      # light up only before the first placement
-        ctl.game = iago.Board(state["position"], iago.Rules.parse(state["rules"]))
+        ctl.game = records.position_board(state)
     ctl.phase = ctl_module.PHASE_NAMES.index(state["phase"])
     ctl.phase_since = startup_ms
-    for name, face in inferred_disks(state).items():
-        ctl.present[iago.parse_cell(name)] = 1
+    for name in inferred_disks(state, layout):
+        ctl.present[parse(name)] = 1
     ctl._game_changed()
-    for c in range(hexgrid.CELLS):
+    for c in range(layout.cells):
         ctl.hint[c] = 0
     for name in state.get("legal") or ():
-        ctl.hint[iago.parse_cell(name)] = 1
+        ctl.hint[parse(name)] = 1
     ctl.hints_stale = False                     # the board's own legal moves, as reported
     for name in state.get("flips_pending") or ():
-        ctl.face_ok[iago.parse_cell(name)] = 0
+        ctl.face_ok[parse(name)] = 0
     if state.get("tentative"):
-        ctl.tentative = iago.parse_cell(state["tentative"])
+        ctl.tentative = parse(state["tentative"])
     outcome = state.get("outcome")
     if outcome:
         ctl.winner = iago.DARK if outcome["winner"] == "dark" else iago.LIGHT
@@ -76,4 +99,4 @@ def _wire(ctl, settings, bmap, now_ms):
     scale = leds.scale
     frame = ctl.frame
     return [tuple((leds.level(frame[c * 3 + i]) * scale) >> 12 for i in range(3))
-            for c in range(hexgrid.CELLS)]
+            for c in range(ctl.n)]

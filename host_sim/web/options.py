@@ -52,9 +52,11 @@ def add_arguments(parser):
                         help="simulated board: keep its flash (the saved game) in DIR, so a "
                         "game survives restarting the server (default: a temporary folder)")
     parser.add_argument("--map", metavar="FILE",
-                        help="simulated board: its board map (default hardware/board.json, the "
-                        "hex board; hardware/boards/square8.json plays Othello, square7.json "
-                        "and square9.json Io 7x7 and 9x9)")
+                        help="the board map (default hardware/board.json, the hex board; "
+                        "hardware/boards/square8.json plays Othello, square7.json and "
+                        "square9.json Io 7x7 and 9x9): the board the sim runs; for a real "
+                        "board, its map for the LED colours (default: the project's map of "
+                        "the shape its game needs)")
     parser.add_argument("--pty", action="store_true",
                         help="simulated board: also offer its USB serial port as a "
                         "pseudo-terminal (its path is printed), for host tools")

@@ -8,6 +8,11 @@ blinking shows: what the board shows, up to timing and brief flashes.
 Disks cannot be moved from the page (the board is physical); commands work as on the sim. A
 `saved_game` event makes the worker fetch the finished game's record and keep it in games_dir.
 Unplugging is survived: the port is reopened every second.
+
+The board's shape follows the game its state reports: the hex board's Iago, or Othello and Io
+on a square board, drawn as squares. The LED colours are worked out with the board map given
+(`--map`) when it is of that shape, else with the project's map of that shape
+(hardware/board.json, hardware/boards/squareN.json).
 """
 
 import json
@@ -15,12 +20,12 @@ import threading
 import time
 
 from gameboard import boardmap as boardmaps
-from iago import hexgrid
+from gameboard.layout import Layout
 
-from host_sim.simboard import DEFAULT_MAP
+from host_sim.simboard import DEFAULT_MAP, ROOT
 from host_sim.web import records
 from host_sim.web.api import ApiError, bad, conflict
-from host_sim.web.ledview import derived_leds, inferred_disks
+from host_sim.web.ledview import derived_leds, inferred_disks, layout_dict, layout_of
 from host_sim.web.simdriver import ACTION_NAMES, COMMANDS
 
 REOPEN_S = 1.0
@@ -37,10 +42,12 @@ class SerialDriver:
         self.port_name = port
         self.games_dir = games_dir
         self.baud = baud
-        self.map = boardmaps.load(str(map_path or DEFAULT_MAP))
+        given = boardmaps.load(str(map_path or DEFAULT_MAP))
+        self._given_map = given
+        # (state, its board's layout, the board map for its LED colours), replaced as one.
+        self._seen = (None, Layout(given.geometry, given.size), given)
         self._opener = opener
         self.port = None
-        self.state = None
         self.info = {}
         self.saved = []
         self._write_lock = threading.Lock()
@@ -68,6 +75,10 @@ class SerialDriver:
             thread.join(5)
         self._close_port()
 
+    @property
+    def state(self):
+        return self._seen[0]
+
     def describe(self):
         return "the board on %s" % self.port_name
 
@@ -83,9 +94,11 @@ class SerialDriver:
         raise ApiError(404, "unknown action %r" % action)
 
     def record(self):
-        if self.state is None:
+        state, layout, _ = self._seen
+        if state is None:
             raise conflict("the board has not reported a game yet")
-        return records.record_text(self.state, "Iago board (%s)" % self.info.get("board", "?"))
+        return records.record_text(state, "%s board (%s)" % (layout.module.TITLE,
+                                                             self.info.get("board", "?")))
 
     def _command_action(self, body):
         cmd = body.get("cmd")
@@ -242,18 +255,41 @@ class SerialDriver:
         except ApiError:
             return
         if reply.get("ok") and isinstance(reply.get("state"), dict):
-            self.state = reply["state"]
-            if self.state.get("phase") == "startup":
+            state = reply["state"]
+            self._seen = (state,) + self._shape_of(state)
+            if state.get("phase") == "startup":
                 if self._startup_since is None:
                     self._startup_since = time.monotonic()
             else:
                 self._startup_since = None
 
+    def _shape_of(self, state):
+        """(layout, board map) of the board `state` comes from: the map given if it is of
+        that shape, else the project's map of it."""
+        _, layout, bmap = self._seen
+        try:
+            fresh = layout_of(state)
+        except Exception as exc:     # a state this host cannot read: keep the last shape
+            self.hub.log("note", "cannot read the board's state: %s" % exc, "server")
+            return layout, bmap
+        if (fresh.kind, fresh.size) == (layout.kind, layout.size):
+            return layout, bmap
+        given = self._given_map
+        if (given.geometry, given.size) == (fresh.kind, fresh.size):
+            return fresh, given
+        path = DEFAULT_MAP if fresh.kind == "hex" else (
+            ROOT / "hardware" / "boards" / ("square%d.json" % fresh.size))
+        self.hub.log("note", "the board plays %s on a %s board: its LEDs are drawn with %s "
+                     "(give its own map with --map)" % (
+                         fresh.module.TITLE, "hex" if fresh.kind == "hex" else
+                         "%dx%d" % (fresh.size, fresh.size), path.relative_to(ROOT)), "server")
+        return fresh, boardmaps.load(str(path))
+
     def _followup(self, kind, arg):
         try:
             if kind == "version":
                 reply = self.command({"cmd": "version"}, source="server")
-                self.info = {k: reply.get(k) for k in ("firmware", "board", "protocol")}
+                self.info = {k: reply.get(k) for k in ("firmware", "board", "protocol", "game")}
             elif kind == "game" and self.games_dir is not None:
                 reply = self.command({"cmd": "game", "game": arg}, source="server")
                 if reply.get("ok"):
@@ -266,7 +302,9 @@ class SerialDriver:
                          "server")
 
     def _publish(self):
-        state = self.state if self.port is not None else None
+        state, layout, _ = self._seen
+        if self.port is None:
+            state = None
         self.hub.publish_state({
             "mode": self.mode,
             "connected": self.port is not None,
@@ -277,7 +315,9 @@ class SerialDriver:
             "firmware": self.info.get("firmware"),
             "state": state,
             "areas": records.areas(state) if state else None,
-            "disks": inferred_disks(state) if state else {},
+            "movers": records.movers(state) if state and layout.game != "iago" else None,
+            "layout": layout_dict(layout),
+            "disks": inferred_disks(state, layout) if state else {},
             "hand": {},
             "flipping": [],
             "replay": None,
@@ -288,9 +328,10 @@ class SerialDriver:
         })
 
     def _led_hexes(self):
-        if self.port is None or self.state is None:
-            return "000000" * hexgrid.CELLS
+        state, layout, bmap = self._seen
+        if self.port is None or state is None:
+            return "000000" * layout.cells
         since = self._startup_since
-        colours = derived_leds(self.state, self.map, int(time.monotonic() * 1000),
-                               int(since * 1000) if since else 0)
+        colours = derived_leds(state, bmap, int(time.monotonic() * 1000),
+                               int(since * 1000) if since else 0, layout)
         return "".join("%02x%02x%02x" % c for c in colours)

@@ -278,7 +278,12 @@ def make_driver(args, hub):
     games_dir = Path(args.games_dir) if args.games_dir else records.default_games_dir()
     if args.port:
         from host_sim.web.serialdriver import SerialDriver
-        return SerialDriver(hub, args.port, games_dir, baud=args.baud)
+        try:
+            return SerialDriver(hub, args.port, games_dir, baud=args.baud, map_path=args.map)
+        except (OSError, ValueError) as exc:   # BoardMapError is a ValueError
+            reason = getattr(exc, "strerror", None) or exc
+            sys.stderr.write("iago serve: %s: %s\n" % (args.map, reason))
+            raise SystemExit(2)
     from host_sim.web.simdriver import SimDriver
     return SimDriver(hub, games_dir, flash_dir=args.flash_dir, speed=args.speed, seed=args.seed,
                      pty=args.pty, map_path=args.map)

@@ -26,6 +26,9 @@ from gameboard.controller import NONE, STARTUP
 
 from host_sim.web import api, records
 from host_sim.web.api import ApiError, bad, conflict
+from host_sim.web.ledview import FLIPPED as _FLIPPED
+from host_sim.web.ledview import TURNED as _TURNED
+from host_sim.web.ledview import layout_dict
 from host_sim.web.ptylink import PtyLink
 from host_sim.web.replay import Replay
 
@@ -49,8 +52,6 @@ SPEED_RANGE = (0.25, 8.0)
 ACTION_NAMES = ("place", "lift", "flip", "put-away", "clear", "command", "autoflip", "speed",
                 "pause", "power", "fault/bounce", "fault/crosstalk", "fault/stick", "fault/lift",
                 "replay/load", "replay/step", "replay/stop")
-_FLIPPED = {"D": "d", "d": "D", "L": "l", "l": "L"}     # Iago: a turned disk shows red
-_TURNED = {"D": "L", "L": "D"}                          # Othello, Io: the other colour
 _FACE = {iago.DARK: "D", iago.LIGHT: "L", iago.DARK_CAPTIVE: "d", iago.LIGHT_CAPTIVE: "l"}
 
 
@@ -594,7 +595,7 @@ class SimDriver:
             "state": state,
             "areas": records.areas(state) if state else None,
             "movers": records.movers(state) if state and self.layout.game != "iago" else None,
-            "layout": self._layout_dict(),
+            "layout": layout_dict(self.layout),
             "disks": {self._name(c): f for c, f in sorted(board.disks.items())},
             "hand": {self._name(c): f for c, f in sorted(self.hand.items())},
             "flipping": sorted(self._name(c) for c in self.flipping),
@@ -611,13 +612,6 @@ class SimDriver:
                 "pty": self.pty.path if self.pty is not None else None,
             },
         })
-
-    def _layout_dict(self):
-        layout = self.layout
-        return {"kind": layout.kind, "size": layout.size, "game": layout.game,
-                "title": layout.module.TITLE, "cells": layout.cells,
-                "names": [layout.cell_name(c) for c in range(layout.cells)],
-                "side_names": records.side_names(layout.game)}
 
     def _led_hexes(self):
         colours = self.board.circuit.led_colours()
