@@ -13,7 +13,7 @@ import pytest
 
 import mpvm
 from host_sim.fakes.install import install
-from host_sim.fakes.machine import Circuit, MachineReset
+from host_sim.fakes.machine import Circuit, MachineReset, SoftReset
 from host_sim.fakes.mptime import Clock
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,9 +116,34 @@ def test_an_uncaught_exception_is_logged_and_the_pico_resets(tmp_path, monkeypat
             if now > 1500:
                 raise ZeroDivisionError("simulated fault in the game loop")
         monkeypatch.setattr(controller.Controller, "tick", broken)
+        with pytest.raises(SoftReset):        # the first start checks the map (see below)
+            app.main(str(tmp_path) + "/", str(MAP))
         with contextlib.redirect_stdout(out), pytest.raises(MachineReset):
             app.main(str(tmp_path) + "/", str(MAP))
     log = (tmp_path / "error.log").read_text()
     assert "ZeroDivisionError" in log and "simulated fault" in log
     events = [json.loads(line) for line in out.getvalue().splitlines() if line.startswith("{")]
     assert events[-1]["event"] == "error" and "simulated fault" in events[-1]["error"]
+
+
+def test_the_first_start_after_a_map_change_checks_it_then_restarts_without_the_checker(
+        tmp_path, monkeypatch):
+    """The checker's code stays off the heap in play: the start that checks the map keeps
+    its copy and soft-resets; the next start reads the copy (gameboard/checkedmap.py)."""
+    from gameboard import boardmap
+    with fake_pico(boardmap.load(str(MAP))):
+        from gameboard import app, checkedmap, controller
+        with pytest.raises(SoftReset):
+            app.main(str(tmp_path) + "/", str(MAP))
+        assert (tmp_path / "board-checked.json").exists()
+
+        class Playing(BaseException):
+            """Raised from the first tick: the board got to play."""
+
+        def playing(self, now):
+            raise Playing()
+        monkeypatch.setattr(controller.Controller, "tick", playing)
+        monkeypatch.setattr(boardmap, "parse", None)      # not called again
+        with pytest.raises(Playing):
+            app.main(str(tmp_path) + "/", str(MAP))
+        assert checkedmap.kept_now is False

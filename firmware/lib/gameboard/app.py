@@ -225,22 +225,28 @@ def log_exception(saves, exc):
         pass
 
 
-def build(root="/", map_path="/board.json", serial=None, coin=None):
+def build(root="/", map_path="/board.json", serial=None, coin=None, restart_after_check=False):
     """The App for the board described by the map at `map_path`, with its saves under `root`
-    (`coin`: see App).
+    (`coin`: see App); the map's checked copy is kept there too (gameboard/checkedmap.py).
+    `restart_after_check`: once the map is checked and its copy kept, soft-reset the Pico, so
+    play starts without the checker's code in the heap.
 
     Raises OSError or boardmap.BoardMapError (a ValueError) if the map is missing or wrong.
     """
     import time
 
-    from gameboard import hw
-    from gameboard.boardmap import load
-    bmap = load(map_path)
+    from gameboard import checkedmap, hw
+    root = root if root.endswith("/") else root + "/"
+    bmap = checkedmap.load(map_path, root + "board-checked.json")
+    if restart_after_check and checkedmap.kept_now:
+        hw.soft_restart()            # never returns; the next start reads the copy
     if sys.implementation.name == "micropython":
-        # The map keeps only its tables; the checking code gives its 5 KB of heap back.
+        # The map keeps only its tables; the loading and checking code gives its heap back.
         import gameboard
-        del sys.modules["gameboard.boardmap"]
-        del gameboard.boardmap
+        for name in ("checkedmap", "boardmap"):
+            if "gameboard." + name in sys.modules:
+                del sys.modules["gameboard." + name]
+                delattr(gameboard, name)
     buttons = None
     if bmap.buttons:
         # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.
@@ -257,7 +263,7 @@ def main(root="/", map_path="/board.json"):
     from gameboard.usbserial import UsbSerial
     serial = UsbSerial()
     try:
-        app = build(root, map_path, serial)
+        app = build(root, map_path, serial, restart_after_check=True)
     except (OSError, ValueError) as exc:
         hw.fault("board map %s: %s" % (map_path, exc))  # never returns
         return

@@ -48,6 +48,11 @@ DEFAULTS = {
 }
 REQUIRED = ("format", "name", "rows", "cols", "led_pin", "cells")
 OPTIONAL = ("notes",)
+# What a BoardMap holds (its docstring says what each is), in the order check() sets them.
+FIELDS = ("format", "name", "row_pins", "col_pins", "lines", "led_pin", "buttons", "led_type",
+          "bpp", "colour_order", "current_budget_ma", "led_ma_per_channel", "led_idle_ma",
+          "debounce_ms", "diodes", "geometry", "size", "cells", "cell_of_crossing",
+          "crossing_of_cell", "led_of_cell", "cell_of_led")
 
 
 class BoardMapError(ValueError):
@@ -303,9 +308,22 @@ def _cells(cells, bmap):
 def load(path):
     """Read and check the board map file at `path`; raises OSError or BoardMapError."""
     with open(path) as f:
-        text = f.read()
+        return parse(f.read(), path)
+
+
+def parse(text, path):
+    """Check the board map `text` (read from `path`); raises BoardMapError."""
     try:
         data = json.loads(text)
     except ValueError as exc:
         raise BoardMapError("board map: %s is not valid JSON (%s)" % (path, exc))
     return check(data)
+
+
+def checked_copy(bmap):
+    """A checked map's entries as JSON-ready data, which gameboard.checkedmap reads back."""
+    out = {}
+    for name in FIELDS:
+        value = getattr(bmap, name)
+        out[name] = list(value) if isinstance(value, (tuple, bytearray)) else value
+    return out

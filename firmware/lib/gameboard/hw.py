@@ -125,6 +125,11 @@ def restart():
     machine.reset()
 
 
+def soft_restart():
+    """Restart MicroPython with an empty heap and run main.py again; the USB link stays up."""
+    machine.soft_reset()
+
+
 def fault(message):
     """Stop on a fault the board cannot run with (a broken board map): repeat `message` on the
     host link as an error event and blink the Pico's LED quickly. Never returns; no watchdog

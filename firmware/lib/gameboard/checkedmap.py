@@ -1,0 +1,90 @@
+"""The board map, checked once and read back from its checked copy at every later start.
+
+Checking a map (gameboard.boardmap) takes about 10 KB of heap, and the names its code interns
+stay in the heap after the module is dropped (about 4 KB on a Pico in play, docs/benchmarks.md).
+So the first start after the map changes checks it and keeps the result beside the saves, with
+the SHA-256 of the map's bytes and of the checker's own file; while that still matches, later
+starts read the copy back without the checker. An edited map, or new firmware, is checked
+again, so a mistake in the map is still reported.
+"""
+
+import binascii
+import hashlib
+import json
+import os
+
+FORMAT = 1   # of the checked copy
+# The tables the scan and LED paths index: bytearrays; the other lists are tuples.
+_TABLES = ("cell_of_crossing", "crossing_of_cell", "led_of_cell", "cell_of_led")
+
+
+class CheckedMap:
+    """A board map read back from its checked copy: the entries of boardmap.BoardMap. It has
+    no methods, so nothing in it refers to this module, which can then be dropped."""
+
+
+def _read_back(entries):
+    bmap = CheckedMap()
+    for key in entries:
+        value = entries[key]
+        if isinstance(value, list):
+            value = bytearray(value) if key in _TABLES else tuple(value)
+        setattr(bmap, key, value)
+    return bmap
+
+
+# True once load() has checked the map and kept a copy that reads back: a start after that
+# runs without the checker in the heap (gameboard.app.main restarts for it).
+kept_now = False
+
+
+def load(map_path, checked_path):
+    """The board map at `map_path`, its checked copy kept at `checked_path`. Raises OSError
+    or boardmap.BoardMapError (a ValueError)."""
+    global kept_now
+    kept_now = False
+    with open(map_path, "rb") as f:
+        raw = f.read()
+    hasher = hashlib.sha256(raw)
+    hasher.update(_checker())
+    digest = binascii.hexlify(hasher.digest()).decode()
+    bmap = _read(checked_path, digest)
+    if bmap is not None:
+        return bmap
+    from gameboard import boardmap
+    bmap = boardmap.parse(raw.decode(), map_path)
+    copy = {"format": FORMAT, "sha256": digest, "map": boardmap.checked_copy(bmap)}
+    try:
+        with open(checked_path + ".tmp", "w") as f:
+            json.dump(copy, f)
+        os.rename(checked_path + ".tmp", checked_path)
+    except OSError:
+        return bmap      # a full or read-only flash: the map is checked at every start instead
+    kept_now = _read(checked_path, digest) is not None
+    return bmap
+
+
+def _read(path, digest):
+    """The checked copy at `path` if it is of the map and checker of `digest`, else None."""
+    try:
+        with open(path) as f:
+            kept = json.load(f)
+        if kept["format"] == FORMAT and kept["sha256"] == digest:
+            return _read_back(kept["map"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass        # none kept yet, another map or checker, or a damaged copy
+    return None
+
+
+def _checker():
+    """The bytes of gameboard/boardmap (.mpy on a Pico, .py on a host), found beside this
+    module without importing it."""
+    here = __file__
+    cut = max(here.rfind("/"), here.rfind("\\"))
+    for name in ("boardmap.mpy", "boardmap.py"):
+        try:
+            with open(here[:cut + 1] + name, "rb") as f:
+                return f.read()
+        except OSError:
+            pass
+    return b""
