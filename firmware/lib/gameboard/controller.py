@@ -27,11 +27,11 @@ except ImportError:
 NONE = const(255)
 SETTLE_MS = const(300)       # a placement counts once its disk has rested this long
 TAKEBACK_HOLD_MS = const(1500)  # holding the last-placed disk off its hex takes the move back
-TAP_MS = const(700)          # lifting it and putting it back within this is a penalty claim
-SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
+_TAP_MS = const(700)          # lifting it and putting it back within this is a penalty claim
+_SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
 STARTUP_MS = const(900)      # the light check at power-on
-FLASH_MS = const(600)        # brief feedback on one hex
-DEMO_HOLD_MS = const(2000)
+_FLASH_MS = const(600)        # brief feedback on one hex
+_DEMO_HOLD_MS = const(2000)
 # The computer's search runs between the board's ticks, layout.think_nodes positions at a
 # time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
 # A disk held on the demo cell of the empty board starts the demo.
@@ -167,7 +167,7 @@ class Controller:
                 self.save_due = self.tentative == NONE
             if cell == game.peek() and self.lifted_last:
                 self.lifted_last = False
-                if elapsed(now, self.lifted_at) <= TAP_MS and game.rules.penalty:
+                if elapsed(now, self.lifted_at) <= _TAP_MS and game.rules.penalty:
                     self._claim(now)
             if (self._special[cell] & _SETTINGS_HEX and self._pregame() and
                     cell != self.engine_move and self.layout.setting_at(cell)):
@@ -212,10 +212,10 @@ class Controller:
             self.lifted_last = False
             self._undo(now, "held")
         if (self.setting_cell != NONE and not self.setting_done and
-                elapsed(now, self.setting_since) >= SETTING_HOLD_MS):
+                elapsed(now, self.setting_since) >= _SETTING_HOLD_MS):
             self.setting_done = True
             self._step_setting(self.setting_cell, now)
-        if self.flash_cell != NONE and elapsed(now, self.flash_at) >= FLASH_MS:
+        if self.flash_cell != NONE and elapsed(now, self.flash_at) >= _FLASH_MS:
             self.flash_cell = NONE
             self.dirty = True
         if self.phase == PLAY:
@@ -265,7 +265,7 @@ class Controller:
 
     def pregame_centre_held(self, now):
         return (self._pregame() and self.present[self.layout.demo_cell] and not self.demo_requested and
-                elapsed(now, self.centre_since) >= DEMO_HOLD_MS)
+                elapsed(now, self.centre_since) >= _DEMO_HOLD_MS)
 
     def new_game(self, now, why="command", settings=None):
         if settings is not None:

@@ -12,7 +12,13 @@ import json
 
 from gameboard.settings import Settings
 
-VERSION = 1
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_VERSION = const(1)         # of the protocol
 MAX_LINE = 512
 
 
@@ -36,7 +42,7 @@ class Link:
         for byte in data:
             if byte == 10:  # newline
                 if self._overflow:
-                    self._send({"v": VERSION, "reply": None, "ok": False,
+                    self._send({"v": _VERSION, "reply": None, "ok": False,
                                 "error": "line longer than %d bytes dropped" % MAX_LINE})
                 elif self._length:
                     self.handle(bytes(self._line[:self._length]), now)
@@ -54,11 +60,11 @@ class Link:
         outbox = self.controller.outbox
         while outbox:
             event = outbox.pop(0)
-            event["v"] = VERSION
+            event["v"] = _VERSION
             self._send(event)
 
     def send_event(self, event):
-        event["v"] = VERSION
+        event["v"] = _VERSION
         self._send(event)
 
     def handle(self, line, now):
@@ -82,7 +88,7 @@ class Link:
             reply = {"ok": False, "error": _message(exc)}
         else:
             reply["ok"] = True
-        reply["v"] = VERSION
+        reply["v"] = _VERSION
         reply["reply"] = cmd
         if msg_id is not None:
             reply["id"] = msg_id
@@ -97,7 +103,7 @@ class Link:
         return {"pong": now}
 
     def _version(self, msg, now):
-        out = {"protocol": VERSION}
+        out = {"protocol": _VERSION}
         for key in self.info:
             out[key] = self.info[key]
         return out
