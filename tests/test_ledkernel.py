@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import mpvm
-from gameboard import leds
+from gameboard import _ledplain, leds
 from gameboard.link import Link
 from host_sim.fakes import micropython as fake_micropython
 from host_sim.simboard import SimBoard
@@ -15,7 +15,7 @@ from host_sim.simboard import SimBoard
 KERNEL_PROGRAM = """
 import array
 import micropython
-from gameboard import boardmap, leds, _ledkernel
+from gameboard import boardmap, leds, _ledkernel, _ledplain
 from gameboard.leds import LedOutput
 
 assert leds.render_wire is _ledkernel.render_wire, "the viper kernel was not chosen at import"
@@ -51,12 +51,12 @@ for trial in range(400):
     before = filled(count * bpp, 255)
     plain = bytearray(before)
     fast = bytearray(before)
-    t1 = leds.render_wire_plain(frame, level, dest, plain)
+    t1 = _ledplain.render_wire(frame, level, dest, plain)
     t2 = _ledkernel.render_wire(frame, level, dest, fast)
     if t1 != t2 or plain != fast:
         print("MISMATCH render", trial, t1, t2)
     scale = (0, 1, 4095, 4096, pick(4097))[trial % 5]
-    s1 = leds.scale_wire_plain(plain, scale)
+    s1 = _ledplain.scale_wire(plain, scale)
     s2 = _ledkernel.scale_wire(fast, scale)
     if s1 != s2 or plain != fast:
         print("MISMATCH scale", trial, scale, s1, s2)
@@ -85,7 +85,7 @@ for trial in range(200):
         kernel.frame[i] = v
         reference.frame[i] = v
     changed = locked_render()
-    leds.render_wire, leds.scale_wire = leds.render_wire_plain, leds.scale_wire_plain
+    leds.render_wire, leds.scale_wire = _ledplain.render_wire, _ledplain.scale_wire
     try:
         expected = reference.render()
     finally:
@@ -110,15 +110,15 @@ def test_viper_kernel_matches_the_plain_code_under_unix_micropython():
 
 def test_wasm_port_falls_back_to_the_plain_code():
     out = mpvm.run_wasm("""
-from gameboard import leds
-print(leds.render_wire is leds.render_wire_plain, leds.scale_wire is leds.scale_wire_plain)
+from gameboard import leds, _ledplain
+print(leds.render_wire is _ledplain.render_wire, leds.scale_wire is _ledplain.scale_wire)
 """)
     assert out.split() == ["True", "True"]
 
 
 def test_cpython_uses_the_plain_code():
-    assert leds.render_wire is leds.render_wire_plain
-    assert leds.scale_wire is leds.scale_wire_plain
+    assert leds.render_wire is _ledplain.render_wire
+    assert leds.scale_wire is _ledplain.scale_wire
 
 
 def test_kernel_import_fails_cleanly_under_the_simulators_micropython(monkeypatch):
@@ -281,7 +281,7 @@ def test_stats_under_unix_micropython_reports_the_heap_and_keeps_idle_steps_allo
 
 def test_paint_kernel_matches_the_plain_painter_under_unix_micropython():
     out = mpvm.run_unix("""
-from gameboard import controller, palette, _ledkernel
+from gameboard import controller, palette, _ledkernel, _ledplain
 assert controller.paint is _ledkernel.paint
 seed = 5
 for trial in range(200):
@@ -292,7 +292,7 @@ for trial in range(200):
     for pal in palette.PALETTES_RGB:
         a = bytearray(183)
         b = bytearray(183)
-        controller.paint_plain(colours, pal, a)
+        _ledplain.paint(colours, pal, a)
         _ledkernel.paint(colours, pal, b)
         if a != b:
             print("MISMATCH", list(colours))

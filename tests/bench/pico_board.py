@@ -64,7 +64,7 @@ import gc
 import time
 
 import iago
-from gameboard import boardmap, hw, leds
+from gameboard import _ledplain, boardmap, hw, leds
 from gameboard.controller import Controller
 from gameboard.leds import LedOutput
 from gameboard.saves import Saves
@@ -125,8 +125,8 @@ def time_render(lights, reps):
 
 def plain_and_kernel(lights, reps):
     kernel = (leds.render_wire, leds.scale_wire)
-    leds.render_wire = leds.render_wire_plain
-    leds.scale_wire = leds.scale_wire_plain
+    leds.render_wire = _ledplain.render_wire
+    leds.scale_wire = _ledplain.scale_wire
     lights.invalidate()
     plain = time_render(lights, reps)
     wire, ma = bytes(lights.wire), lights.ma
@@ -139,7 +139,7 @@ def plain_and_kernel(lights, reps):
 
 def main():
     bmap = boardmap.load("/board.json")
-    kernel = leds.render_wire is not leds.render_wire_plain
+    kernel = leds.render_wire is not _ledplain.render_wire
     out("led_viper_kernel", 1 if kernel else 0, "bool")
     out("scan", scan(hw.ReedMatrix(bmap.row_pins, bmap.col_pins), bytearray(8), 20), "us")
     ctl = Controller(None, 0)

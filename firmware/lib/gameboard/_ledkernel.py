@@ -1,7 +1,7 @@
-"""Viper kernels of LedOutput.render's two loops for MicroPython; leds.py keeps the plain code
-as the reference, and the tests cross-check the two.
+"""Viper kernels of the LED loops for MicroPython; _ledplain.py keeps the plain code as the
+reference, and the tests cross-check the two.
 
-Same contracts as leds.render_wire_plain and leds.scale_wire_plain: nothing is allocated,
+Same contracts as the plain render_wire, scale_wire and paint: nothing is allocated,
 and the sums fit a small int (61 LEDs x 4 channels x 255).
 """
 

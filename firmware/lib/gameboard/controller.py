@@ -68,22 +68,10 @@ def _special(layout):
     return bytes(out)
 
 
-def paint_plain(colours, palette_rgb, frame):
-    """frame[3i:3i+3] = palette_rgb[3k:3k+3] where k = colours[i]: the reference for the viper
-    `paint` in _ledkernel.py (on a Pico the kernel saves about a millisecond a frame)."""
-    j = 0
-    for k in colours:
-        k *= 3
-        frame[j] = palette_rgb[k]
-        frame[j + 1] = palette_rgb[k + 1]
-        frame[j + 2] = palette_rgb[k + 2]
-        j += 3
-
-
 try:
     from gameboard._ledkernel import paint
 except (ImportError, SyntaxError):
-    paint = paint_plain
+    from gameboard._ledplain import paint
 
 
 def elapsed(now, then):

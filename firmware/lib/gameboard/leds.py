@@ -27,36 +27,12 @@ _SCALE_BITS = const(12)  # the cap's scale factor is in 4096ths: fine enough, sm
 _UNSCALED = const(4096)
 
 
-def render_wire_plain(frame, level, dest, out):
-    """out[dest[i]] = level[frame[i]] for every frame byte; returns the sum of those values.
-    The reference for the viper kernel in _ledkernel.py."""
-    total = 0
-    i = 0
-    for x in frame:
-        v = level[x]
-        out[dest[i]] = v
-        total += v
-        i += 1
-    return total
-
-
-def scale_wire_plain(out, scale):
-    """out[i] = out[i] * scale >> 12 for every byte; returns the sum of the results."""
-    shown = 0
-    for i in range(len(out)):
-        v = (out[i] * scale) >> _SCALE_BITS
-        out[i] = v
-        shown += v
-    return shown
-
-
 try:
-    # On MicroPython with a native emitter (a Pico) the viper kernels are chosen: about 20x
-    # faster; elsewhere the plain code above.
+    # On MicroPython with a native emitter (a Pico) the viper kernels: about 20x faster;
+    # elsewhere the plain code of _ledplain.py.
     from gameboard._ledkernel import render_wire, scale_wire
 except (ImportError, SyntaxError):
-    render_wire = render_wire_plain
-    scale_wire = scale_wire_plain
+    from gameboard._ledplain import render_wire, scale_wire
 
 
 def gamma_table(gamma=GAMMA):
