@@ -22,7 +22,7 @@ def events(board, name):
 
 
 def wire(board, index):
-    return tuple(board.app.leds.level(v) for v in palette.STANDARD[index])
+    return tuple(board.app.leds.level(v) for v in palette.rgb(palette.STANDARD, index))
 
 
 def test_the_computer_plays_light_and_its_move_lights_in_its_colour(board):

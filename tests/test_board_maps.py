@@ -46,7 +46,7 @@ def frame_colours(board):
 
 def shows(board, colour, index):
     assert board.app.leds.scale == 4096, "the current cap scaled the frame"
-    return colour == tuple(board.app.leds.level(v) for v in palette.STANDARD[index])
+    return colour == tuple(board.app.leds.level(v) for v in palette.rgb(palette.STANDARD, index))
 
 
 def test_the_second_map_is_really_different():

@@ -28,7 +28,7 @@ def shows(board, colour, palette_index, pal=palette.STANDARD):
     """The LED shows that palette colour, as the firmware's gamma and brightness make it."""
     leds = board.app.leds
     assert leds.scale == 4096, "the current cap scaled the frame"
-    return colour == tuple(leds.level(v) for v in pal[palette_index])
+    return colour == tuple(leds.level(v) for v in palette.rgb(pal, palette_index))
 
 
 def blink_colours(board, cell, ms=1000, step=25):

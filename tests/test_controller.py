@@ -65,7 +65,7 @@ class Table:
 
 
 def pal(index):
-    return palette.STANDARD[index]
+    return palette.rgb(palette.STANDARD, index)
 
 
 def test_startup_light_check_then_play():
@@ -253,6 +253,6 @@ def test_captive_shows_its_hidden_colour_now_and_then(palette_index):
         table.place(name)
     table.do_flips()
     pal_ = palette.PALETTES[palette_index]
-    assert table.colour("D5", 1000) == pal_[palette.LIGHT_CAPTIVE]
-    assert table.colour("D5", 4100) == pal_[palette.LIGHT]
-    assert pal_[palette.DARK_CAPTIVE] != pal_[palette.LIGHT_CAPTIVE]
+    assert table.colour("D5", 1000) == palette.rgb(pal_, palette.LIGHT_CAPTIVE)
+    assert table.colour("D5", 4100) == palette.rgb(pal_, palette.LIGHT)
+    assert palette.rgb(pal_, palette.DARK_CAPTIVE) != palette.rgb(pal_, palette.LIGHT_CAPTIVE)

@@ -289,7 +289,7 @@ for trial in range(200):
     for i in range(61):
         seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
         colours[i] = (seed >> 8) % 11
-    for pal in palette.PALETTES_RGB:
+    for pal in palette.PALETTES:
         a = bytearray(183)
         b = bytearray(183)
         _ledplain.paint(colours, pal, a)

@@ -16,8 +16,8 @@ from host_sim.simboard import DEFAULT_MAP, SimBoard
 C = iago.parse_cell
 NAMES = [iago.cell_name(c) for c in range(iago.CELLS)]
 LIGHTS_MS = CHAIN_STEP_MS * iago.CELLS + ALL_ON_MS
-RED = palette.STANDARD[palette.ERROR]
-GREEN = palette.STANDARD[palette.SETTING_ON]
+RED = palette.rgb(palette.STANDARD, palette.ERROR)
+GREEN = palette.rgb(palette.STANDARD, palette.SETTING_ON)
 SERPENTINE = DEFAULT_MAP.parent / "boards" / "serpentine.json"
 
 
@@ -107,14 +107,14 @@ def test_a_clean_board_turns_all_green_and_reports_every_switch_by_name():
 def test_the_asked_hex_blinks_and_a_closed_switch_lights_during_the_lights():
     t = Person()
     t.close("E5", True, after=200)
-    assert t.colour("E5") == palette.STANDARD[palette.DARK]
+    assert t.colour("E5") == palette.rgb(palette.STANDARD, palette.DARK)
     t.close("E5", False, after=0)
     t.advance(LIGHTS_MS)
     seen = set()
     for _ in range(20):
         t.advance(50)
         seen.add(t.colour("A1"))
-    assert seen == {(0, 0, 0), palette.STANDARD[palette.LIGHT]}
+    assert seen == {(0, 0, 0), palette.rgb(palette.STANDARD, palette.LIGHT)}
     assert t.of("selftest_fault") == []          # E5 opened again: a disk, not a stuck switch
 
 
@@ -204,7 +204,7 @@ def test_uses_the_colour_blind_palette():
         st.tick(now)
     st.switch(C("A1"), True, LIGHTS_MS + 10)
     st.compose(LIGHTS_MS + 10)
-    assert tuple(st.frame[0:3]) == palette.COLOUR_BLIND[palette.SETTING_ON]
+    assert tuple(st.frame[0:3]) == palette.rgb(palette.COLOUR_BLIND, palette.SETTING_ON)
 
 
 # --- under MicroPython ---------------------------------------------------------------------

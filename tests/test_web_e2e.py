@@ -82,7 +82,7 @@ def wire(index, level=2):
     """The wire colour "r,g,b" of palette colour `index` at brightness `level`, as the LEDs
     get it from the firmware's pipeline (gamma, brightness)."""
     out = LedOutput(boardmap.load(str(DEFAULT_MAP)), brightness=BRIGHTNESS_LEVELS[level])
-    return ",".join(str(out.level(v)) for v in palette.STANDARD[index])
+    return ",".join(str(out.level(v)) for v in palette.rgb(palette.STANDARD, index))
 
 
 def hexagon(page, cell):

@@ -368,7 +368,7 @@ class Controller:
 
     def compose(self, now):
         """Write the LED frame for `now` into self.frame (RGB in cell order); no allocation."""
-        pal = palette.PALETTES_RGB[self.settings.palette]
+        pal = palette.PALETTES[self.settings.palette]
         frame = self.frame
         cells = self.game._cells
         present = self.present

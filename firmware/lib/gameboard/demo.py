@@ -132,7 +132,7 @@ class Demo(NotPlaying):
             elif winner and v == winner:
                 colour = palette.WIN
             colours[c] = colour
-        paint(colours, palette.PALETTES_RGB[self.settings.palette], self.frame)
+        paint(colours, palette.PALETTES[self.settings.palette], self.frame)
 
     def state(self):
         return {"phase": "demo", "position": self.game.text(), "rules": self.game.rules.name(),

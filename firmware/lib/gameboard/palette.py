@@ -22,35 +22,40 @@ WIN = 8            # the winner's disks at game end
 SETTING_ON = 9
 SETTING_OFF = 10
 
-STANDARD = (
-    (0, 40, 255),      # dark: blue
-    (255, 190, 120),   # light: warm white
-    (255, 0, 60),      # dark captive: red, a touch of blue
-    (255, 45, 0),      # light captive: red, a touch of warm
-    (255, 0, 0),       # error: full red, blinking fast
-    (0, 50, 110),      # hint for dark: a blue glow
-    (110, 90, 60),     # hint for light: a warm glow
-    (0, 0, 0),
-    (0, 255, 40),      # win: green
-    (0, 200, 0),       # a setting that is on
-    (90, 0, 0),        # a setting that is off: a red glow
-)
+# Each palette is flat RGB bytes, colour k at 3k..3k+2, as the LED frame painter reads them
+# (bytes rather than a tuple a colour: about 750 B less of a Pico's heap).
+STANDARD = bytes((
+    0, 40, 255,        # dark: blue
+    255, 190, 120,     # light: warm white
+    255, 0, 60,        # dark captive: red, a touch of blue
+    255, 45, 0,        # light captive: red, a touch of warm
+    255, 0, 0,         # error: full red, blinking fast
+    0, 50, 110,        # hint for dark: a blue glow
+    110, 90, 60,       # hint for light: a warm glow
+    0, 0, 0,
+    0, 255, 40,        # win: green
+    0, 200, 0,         # a setting that is on
+    90, 0, 0,          # a setting that is off: a red glow
+))
 
-COLOUR_BLIND = (
-    (0, 114, 178),     # dark: blue
-    (240, 228, 66),    # light: yellow
-    (204, 121, 167),   # dark captive: reddish purple
-    (213, 94, 0),      # light captive: vermilion
-    (255, 255, 255),   # error: white, blinking fast
-    (0, 70, 110),
-    (110, 105, 40),
-    (0, 0, 0),
-    (86, 180, 233),    # win: sky blue
-    (86, 180, 233),
-    (90, 90, 90),
-)
+COLOUR_BLIND = bytes((
+    0, 114, 178,       # dark: blue
+    240, 228, 66,      # light: yellow
+    204, 121, 167,     # dark captive: reddish purple
+    213, 94, 0,        # light captive: vermilion
+    255, 255, 255,     # error: white, blinking fast
+    0, 70, 110,
+    110, 105, 40,
+    0, 0, 0,
+    86, 180, 233,      # win: sky blue
+    86, 180, 233,
+    90, 90, 90,
+))
 
 PALETTES = (STANDARD, COLOUR_BLIND)
-# The same, flat: colour k is bytes 3k..3k+2, as the LED frame painter reads them.
-PALETTES_RGB = tuple(bytes(v for rgb in pal for v in rgb) for pal in PALETTES)
 PALETTE_NAMES = ("standard", "colour-blind")
+
+
+def rgb(pal, colour):
+    """Colour `colour` (DARK, LIGHT, ...) of palette `pal` as an (r, g, b) tuple."""
+    return tuple(pal[colour * 3:colour * 3 + 3])

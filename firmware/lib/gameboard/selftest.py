@@ -58,6 +58,9 @@ SILENT = const(4)
 _WHITE = (255, 255, 255)
 _LOW_WHITE = (100, 100, 100)   # about 9% of full power after gamma: 61 LEDs stay in budget
 _OFF = (0, 0, 0)
+# The palettes a colour a tuple, as _put takes them (built once: compose allocates nothing).
+_PALETTES = tuple(tuple(palette.rgb(pal, k) for k in range(len(pal) // 3))
+                  for pal in palette.PALETTES)
 
 
 def elapsed(now, then):
@@ -215,7 +218,7 @@ class SelfTest(NotPlaying):
 
     def compose(self, now):
         """Write the LED frame for `now` into self.frame (RGB in cell order); no allocation."""
-        pal = palette.PALETTES[self.settings.palette]
+        pal = _PALETTES[self.settings.palette]
         frame = self.frame
         present = self.present
         phase = self.phase
