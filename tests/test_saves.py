@@ -5,7 +5,9 @@ import os
 import pytest
 
 import iago
-from gameboard.saves import KEEP_FINISHED, SaveError, Saves
+from gameboard import archive
+from gameboard.archive import KEEP_FINISHED
+from gameboard.saves import SaveError, Saves
 from gameboard.settings import Settings
 
 
@@ -80,20 +82,57 @@ def test_finished_games_keep_the_last_twenty(tmp_path):
     while not game.is_game_over():
         game.push(list(game.legal_moves)[0])
     for _ in range(KEEP_FINISHED + 3):
-        saves.save_finished(game, [("Dark", "Ann")])
-    ids = saves.finished_ids()
+        archive.save_finished(saves, game, [("Dark", "Ann")])
+    ids = archive.finished_ids(saves)
     assert ids == list(range(4, KEEP_FINISHED + 4))
-    text = saves.read_finished(ids[-1])
+    text = archive.read_finished(saves, ids[-1])
     from iago import record
     assert record.parse(text).board().text() == game.text()
     with pytest.raises(KeyError):
-        saves.read_finished(1)
+        archive.read_finished(saves, 1)
     assert len(os.listdir(tmp_path / "games")) == KEEP_FINISHED
 
 
 def test_error_log_keeps_the_newest_part(tmp_path):
     saves = Saves(str(tmp_path))
-    saves.log_error("a" * 3000, limit=4096)
-    saves.log_error("b" * 3000, limit=4096)
+    archive.log_error(saves, "a" * 3000, limit=4096)
+    archive.log_error(saves, "b" * 3000, limit=4096)
     text = (tmp_path / "error.log").read_text()
     assert len(text) == 4096 and text.endswith("b" * 3000)
+
+
+def test_a_finished_game_is_kept_and_its_writer_forgotten_under_micropython(tmp_path):
+    """archive and iago.record are used at a game's end and dropped after (gameboard.forget),
+    so their code takes no heap in the next game; on CPython nothing is dropped."""
+    import mpvm
+    program = """
+import gc, sys
+import iago, gameboard
+from gameboard.saves import Saves
+saves = Saves(%r)
+game = iago.Board()
+while not game.is_game_over():
+    game.push(list(game.legal_moves)[0])
+gc.collect()
+before = gc.mem_alloc()
+from gameboard import archive
+game_id = archive.save_finished(saves, game)
+if %r:
+    gameboard.forget("gameboard.archive", "iago.record")
+del archive
+gc.collect()
+print(game_id, "iago.record" in sys.modules, "gameboard.archive" in sys.modules,
+      hasattr(iago, "record"), hasattr(gameboard, "archive"), gc.mem_alloc() - before)
+"""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    kept = mpvm.run_unix(program % (str(tmp_path / "a"), False), heap="512k").split()
+    forgot = mpvm.run_unix(program % (str(tmp_path / "b"), True), heap="512k").split()
+    assert kept[:5] == ["1", "True", "True", "True", "True"]
+    assert forgot[:5] == ["1", "False", "False", "False", "False"]
+    assert int(kept[5]) - int(forgot[5]) > 5000      # the writer's code given back
+    import sys
+
+    import gameboard
+    gameboard.forget("gameboard.saves")
+    assert "gameboard.saves" in sys.modules

@@ -1,1 +1,19 @@
 """The board firmware: hardware layer, debounce, LEDs, controller, saves, host link."""
+
+import sys
+
+
+def forget(*names):
+    """On MicroPython, drop the modules `names` ("gameboard.boardmap", ...) once used, so their
+    code gives its heap back (their interned names stay). Nothing may still refer to their
+    functions or classes with methods. On CPython nothing is dropped: there the heap is no
+    concern, and tests hold on to the modules."""
+    if sys.implementation.name != "micropython":
+        return
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+            package, _, leaf = name.rpartition(".")
+            parent = sys.modules.get(package)
+            if parent is not None and hasattr(parent, leaf):
+                delattr(parent, leaf)

@@ -9,6 +9,7 @@ watchdog. All hardware and the clock are passed in, so the simulator runs this v
 import json
 import sys
 
+from gameboard import forget
 from gameboard.controller import NONE, Controller, elapsed
 from gameboard.leds import LedOutput
 from gameboard.debounce import CROSSING, Debouncer
@@ -158,7 +159,9 @@ class App:
             ctl.save_due = False
             self.saves.save(ctl.settings, ctl.game, ctl.flips_pending())
         if ctl.finished is not None:
-            game_id = self.saves.save_finished(ctl.finished)
+            from gameboard import archive
+            game_id = archive.save_finished(self.saves, ctl.finished)
+            forget("gameboard.archive", "iago.record")
             ctl.finished = None
             self.link.send_event({"event": "saved_game", "game": game_id})
         if self.watchdog is not None:
@@ -227,7 +230,8 @@ def log_exception(saves, exc):
         else:
             import traceback  # type: ignore[import-not-found]  # CPython only
             traceback.print_exception(type(exc), exc, exc.__traceback__, file=out)
-        saves.log_error(out.getvalue())
+        from gameboard import archive
+        archive.log_error(saves, out.getvalue())
     except Exception:
         pass
 
@@ -247,13 +251,7 @@ def build(root="/", map_path="/board.json", serial=None, coin=None, restart_afte
     bmap = checkedmap.load(map_path, root + "board-checked.json")
     if restart_after_check and checkedmap.kept_now:
         hw.soft_restart()            # never returns; the next start reads the copy
-    if sys.implementation.name == "micropython":
-        # The map keeps only its tables; the loading and checking code gives its heap back.
-        import gameboard
-        for name in ("checkedmap", "boardmap"):
-            if "gameboard." + name in sys.modules:
-                del sys.modules["gameboard." + name]
-                delattr(gameboard, name)
+    forget("gameboard.checkedmap", "gameboard.boardmap")   # the map keeps only its tables
     buttons = None
     if bmap.buttons:
         # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.

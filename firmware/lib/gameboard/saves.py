@@ -4,18 +4,16 @@ The game in progress lives in `game.json`: one JSON line (settings, start positi
 penalty claims, flips still pending) and a `crc` line. It is written to `game.tmp` first and
 renamed over `game.json`, so a cut leaves either the old save or the new one, never half of
 one. A save that fails its check is renamed to `game.bad` and reported, never a crash.
-Finished games are kept as game records (docs/rules.md) in `games/`, the last KEEP_FINISHED.
+Finished games are kept in `games/` by gameboard/archive.py.
 """
 
 import json
 import os
 from binascii import crc32
 
-import iago
-from gameboard.settings import Settings
+from gameboard import forget
 
 FORMAT = 1
-KEEP_FINISHED = 20
 
 
 class SaveError(Exception):
@@ -67,89 +65,12 @@ class Saves:
                 text = f.read()
         except OSError:
             return None
+        # Read once at start-up: the reading code is forgotten after (no heap in play).
+        from gameboard import savedgame
         try:
-            return self._parse(text, layout)
+            return savedgame.parse(text, layout)
         except Exception as exc:  # any damage at all: set it aside, report, carry on
             os.rename(self.game_path, self.root + "game.bad")
             raise SaveError("saved game is damaged (%s); set aside as game.bad" % exc)
-
-    def _parse(self, text, layout):
-        lines = text.split("\n")
-        if len(lines) < 2 or not lines[1].startswith("crc "):
-            raise ValueError("no checksum line")
-        body = lines[0]
-        if int(lines[1][4:], 16) != crc32(body.encode()) & 0xFFFFFFFF:
-            raise ValueError("checksum mismatch")
-        data = json.loads(body)
-        if data.get("format") != FORMAT:
-            raise ValueError("unknown format %r" % (data.get("format"),))
-        settings = Settings.from_dict(data["settings"])
-        if data.get("game", "iago") != (layout.game if layout else "iago"):
-            raise ValueError("it is a game of %s, and this board plays %s" % (
-                data.get("game", "iago"), layout.game if layout else "iago"))
-        if layout is None:
-            game = iago.Board(data["start"], settings.rules_object())
-        else:
-            game = layout.board(data["start"], settings)
-        claims = data.get("claims", [])
-        moves = data["moves"]
-        for ply in range(len(moves)):
-            if ply in claims and not game.claim_penalty():
-                raise ValueError("claim before move %d refused" % (ply + 1))
-            game.play(moves[ply])
-        if len(moves) in claims:
-            game.claim_penalty()
-        flips = [game.grid.parse_cell(name) for name in data.get("flips", [])]
-        return settings, game, flips
-
-    # --- finished games -------------------------------------------------------------------
-
-    def finished_ids(self):
-        """Ids of the kept finished games, oldest first."""
-        ids = []
-        for name in os.listdir(self.games_dir):
-            if name.endswith(".iago") and name[:-5].isdigit():
-                ids.append(int(name[:-5]))
-        ids.sort()
-        return ids
-
-    def _finished_path(self, game_id):
-        return "%s/%06d.iago" % (self.games_dir, game_id)
-
-    def save_finished(self, game, headers=None):
-        """Write a finished game's record; keeps the last KEEP_FINISHED. Returns its id."""
-        from iago import record
-        ids = self.finished_ids()
-        game_id = ids[-1] + 1 if ids else 1
-        text = record.write(game, headers)
-        tmp = self.games_dir + "/new.tmp"
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.rename(tmp, self._finished_path(game_id))
-        ids.append(game_id)
-        while len(ids) > KEEP_FINISHED:
-            os.remove(self._finished_path(ids.pop(0)))
-        return game_id
-
-    def read_finished(self, game_id):
-        """The record text of a kept game; raises KeyError for an unknown id."""
-        try:
-            with open(self._finished_path(game_id)) as f:
-                return f.read()
-        except OSError:
-            raise KeyError(game_id)
-
-    # --- crash log ------------------------------------------------------------------------
-
-    def log_error(self, text, limit=4096):
-        """Append to error.log, keeping only the newest `limit` bytes."""
-        path = self.root + "error.log"
-        old = ""
-        try:
-            with open(path) as f:
-                old = f.read()
-        except OSError:
-            pass
-        text = (old + text)[-limit:]
-        with open(path, "w") as f:
-            f.write(text)
+        finally:
+            forget("gameboard.savedgame")
