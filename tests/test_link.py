@@ -82,7 +82,8 @@ def test_games_list_and_download(tmp_path):
     game = iago.Board()
     while not game.is_game_over():
         game.push(list(game.legal_moves)[0])
-    game_id = port.saves.save_finished(game)
+    from gameboard import archive
+    game_id = archive.save_finished(port.saves, game)
     assert port.cmd(cmd="games")["games"] == [game_id]
     record = port.cmd(cmd="game", game=game_id)["record"]
     assert record.startswith('[Game "Iago"]')
@@ -160,3 +161,35 @@ def test_fuzzed_commands_always_get_one_reply(cmd, fields):
             assert replies[0]["reply"] == cmd
         assert replies[0]["ok"] is True or replies[0]["error"]
         assert port.cmd(cmd="state")["ok"]
+
+
+def test_every_command_under_micropython_leaves_no_command_code_in_the_heap(tmp_path):
+    """Under the unix MicroPython VM: the less frequent commands come from gameboard/commands.py,
+    imported when sent and forgotten after; `state` and `stats` stay in the link itself."""
+    import mpvm
+    out = mpvm.run_unix("""
+import json, sys
+from gameboard.controller import STARTUP_MS, Controller
+from gameboard.link import Link
+from gameboard.saves import Saves
+lines = []
+ctl = Controller(now=0)
+ctl.tick(STARTUP_MS + 1)
+link = Link(ctl, Saves(%r), lines.append, {"firmware": "test"})
+for msg in ({"cmd": "ping"}, {"cmd": "version"}, {"cmd": "state"}, {"cmd": "stats"},
+            {"cmd": "settings", "settings": {"hints": False}}, {"cmd": "new_game"},
+            {"cmd": "games"}, {"cmd": "game", "game": 3}, {"cmd": "take_back"},
+            {"cmd": "claim"}, {"cmd": "chess"}):
+    del lines[:]
+    link.feed((json.dumps(msg) + "\\n").encode(), 1000)
+    reply = json.loads(lines[-1])
+    print(msg["cmd"], reply["ok"], "gameboard.commands" in sys.modules)
+print(ctl.settings.hints, json.loads(lines[-1])["error"][:24])
+""" % str(tmp_path), heap="512k")
+    rows = [line.split() for line in out.splitlines()]
+    assert rows[:-1] == [
+        ["ping", "True", "False"], ["version", "True", "False"], ["state", "True", "False"],
+        ["stats", "True", "False"], ["settings", "True", "False"], ["new_game", "True", "False"],
+        ["games", "True", "False"], ["game", "False", "False"], ["take_back", "False", "False"],
+        ["claim", "True", "False"], ["chess", "False", "False"]]
+    assert out.splitlines()[-1].rstrip() == 'False unknown command "chess"'

@@ -10,7 +10,7 @@ never blocks the scan loop; a line longer than MAX_LINE is dropped with an error
 import array
 import json
 
-from gameboard.settings import Settings
+from gameboard import forget
 
 try:
     from micropython import const
@@ -27,7 +27,10 @@ class Link:
         self.controller = controller
         self.saves = saves
         self.write = write               # write(str): sends one line's text
-        self.info = info or {}           # firmware version, board map name
+        # The version reply: the protocol, the firmware version, the board map's name, ...
+        self.info = {"protocol": _VERSION}
+        for key in info or ():
+            self.info[key] = info[key]
         self.selftest = None             # set by the app: starts the self-test
         self.demo = None                 # set by the app: starts the demo
         self._line = bytearray(MAX_LINE)
@@ -79,11 +82,17 @@ class Link:
                 raise ValueError("a command is a JSON object with a \"cmd\" field")
             cmd = msg.get("cmd")
             msg_id = msg.get("id")
-            handler = _COMMANDS.get(cmd) if isinstance(cmd, str) else None
-            if handler is None:
+            if not isinstance(cmd, str) or cmd not in COMMANDS:
                 raise ValueError("unknown command %s (known: %s)" % (
-                    json.dumps(cmd), ", ".join(sorted(_COMMANDS))))
-            reply = handler(self, msg, now) or {}
+                    json.dumps(cmd), ", ".join(COMMANDS)))
+            handler = _FREQUENT.get(cmd)
+            if handler is None:
+                from gameboard import commands
+                handler = commands.HANDLERS[cmd]
+            try:
+                reply = handler(self, msg, now) or {}
+            finally:
+                forget("gameboard.commands")
         except (ValueError, KeyError, TypeError) as exc:
             reply = {"ok": False, "error": _message(exc)}
         else:
@@ -98,15 +107,6 @@ class Link:
         self.write(json.dumps(obj) + "\n")
 
     # --- commands --------------------------------------------------------------------------
-
-    def _ping(self, msg, now):
-        return {"pong": now}
-
-    def _version(self, msg, now):
-        out = {"protocol": _VERSION}
-        for key in self.info:
-            out[key] = self.info[key]
-        return out
 
     def _state(self, msg, now):
         return {"state": self.controller.state()}
@@ -143,85 +143,12 @@ class Link:
             timing[2] = us
         timing[3] += 1
 
-    def _new_game(self, msg, now):
-        settings = None
-        if "settings" in msg:
-            settings = Settings.from_dict(msg["settings"])
-        elif "rules" in msg:
-            data = self.controller.settings.as_dict()
-            rules = msg["rules"]
-            if not isinstance(rules, str):
-                raise ValueError("rules must be a name such as \"standard\"")
-            data["penalty"] = rules.endswith("+penalty")
-            data["rules"] = rules[:-8] if data["penalty"] else rules
-            settings = Settings.from_dict(data)
-        self.controller.new_game(now, "command", settings)
-        return {"state": self.controller.state()}
 
-    def _settings(self, msg, now):
-        data = self.controller.settings.as_dict()
-        changes = msg.get("settings")
-        if not isinstance(changes, dict):
-            raise ValueError("settings needs an object \"settings\"")
-        for key in changes:
-            data[key] = changes[key]
-        self.controller.change_settings(Settings.from_dict(data), now)
-        return {"settings": self.controller.settings.as_dict()}
-
-    def _take_back(self, msg, now):
-        if not self.controller.take_back(now):
-            raise ValueError("nothing to take back")
-        return {"state": self.controller.state()}
-
-    def _claim(self, msg, now):
-        return {"granted": self.controller.claim(now)}
-
-    def _suggest(self, msg, now):
-        if not self.controller.suggest(now):
-            raise ValueError("no placement to suggest now (game over, or not a game)")
-        return {}
-
-    def _demo(self, msg, now):
-        if self.demo is None:
-            raise ValueError("this board cannot run the demo")
-        self.demo(now)
-        return {}
-
-    def _selftest(self, msg, now):
-        if self.selftest is None:
-            raise ValueError("this board cannot run its self-test")
-        self.selftest(now)
-        return {}
-
-    def _games(self, msg, now):
-        return {"games": self.saves.finished_ids()}
-
-    def _game(self, msg, now):
-        game_id = msg.get("game")
-        if not isinstance(game_id, int):
-            raise ValueError("game needs an integer \"game\" id (see the games command)")
-        try:
-            return {"game": game_id, "record": self.saves.read_finished(game_id)}
-        except KeyError:
-            raise ValueError("no saved game %d (kept: %s)" % (
-                game_id, " ".join(str(i) for i in self.saves.finished_ids()) or "none"))
-
-
-_COMMANDS = {
-    "suggest": Link._suggest,
-    "demo": Link._demo,
-    "selftest": Link._selftest,
-    "ping": Link._ping,
-    "version": Link._version,
-    "state": Link._state,
-    "stats": Link._stats,
-    "new_game": Link._new_game,
-    "settings": Link._settings,
-    "take_back": Link._take_back,
-    "claim": Link._claim,
-    "games": Link._games,
-    "game": Link._game,
-}
+# The commands a host sends often; the others are in gameboard/commands.py, imported when
+# sent and forgotten after, so their code takes no heap in play.
+_FREQUENT = {"state": Link._state, "stats": Link._stats}
+COMMANDS = ("claim", "demo", "game", "games", "new_game", "ping", "selftest", "settings",
+            "state", "stats", "suggest", "take_back", "version")
 
 
 def _clip(line):

@@ -1,0 +1,112 @@
+"""The host link's less frequent commands (docs/protocol.md): imported by gameboard/link.py
+when one is sent and forgotten after, so their code takes no heap in play. Each takes the
+Link, the command's message and the time, and returns the reply's fields (a ValueError,
+KeyError or TypeError is the refusal, its message the reply's error).
+"""
+
+from gameboard import forget
+from gameboard.settings import Settings
+
+
+def ping(link, msg, now):
+    return {"pong": now}
+
+
+def version(link, msg, now):
+    out = {}
+    for key in link.info:
+        out[key] = link.info[key]
+    return out
+
+
+def new_game(link, msg, now):
+    settings = None
+    if "settings" in msg:
+        settings = Settings.from_dict(msg["settings"])
+    elif "rules" in msg:
+        data = link.controller.settings.as_dict()
+        rules = msg["rules"]
+        if not isinstance(rules, str):
+            raise ValueError("rules must be a name such as \"standard\"")
+        data["penalty"] = rules.endswith("+penalty")
+        data["rules"] = rules[:-8] if data["penalty"] else rules
+        settings = Settings.from_dict(data)
+    link.controller.new_game(now, "command", settings)
+    return {"state": link.controller.state()}
+
+
+def settings(link, msg, now):
+    data = link.controller.settings.as_dict()
+    changes = msg.get("settings")
+    if not isinstance(changes, dict):
+        raise ValueError("settings needs an object \"settings\"")
+    for key in changes:
+        data[key] = changes[key]
+    link.controller.change_settings(Settings.from_dict(data), now)
+    return {"settings": link.controller.settings.as_dict()}
+
+
+def take_back(link, msg, now):
+    if not link.controller.take_back(now):
+        raise ValueError("nothing to take back")
+    return {"state": link.controller.state()}
+
+
+def claim(link, msg, now):
+    return {"granted": link.controller.claim(now)}
+
+
+def suggest(link, msg, now):
+    if not link.controller.suggest(now):
+        raise ValueError("no placement to suggest now (game over, or not a game)")
+    return {}
+
+
+def demo(link, msg, now):
+    if link.demo is None:
+        raise ValueError("this board cannot run the demo")
+    link.demo(now)
+    return {}
+
+
+def selftest(link, msg, now):
+    if link.selftest is None:
+        raise ValueError("this board cannot run its self-test")
+    link.selftest(now)
+    return {}
+
+
+def games(link, msg, now):
+    from gameboard import archive
+    ids = archive.finished_ids(link.saves)
+    forget("gameboard.archive")
+    return {"games": ids}
+
+
+def game(link, msg, now):
+    game_id = msg.get("game")
+    if not isinstance(game_id, int):
+        raise ValueError("game needs an integer \"game\" id (see the games command)")
+    from gameboard import archive
+    try:
+        return {"game": game_id, "record": archive.read_finished(link.saves, game_id)}
+    except KeyError:
+        raise ValueError("no saved game %d (kept: %s)" % (
+            game_id, " ".join(str(i) for i in archive.finished_ids(link.saves)) or "none"))
+    finally:
+        forget("gameboard.archive")
+
+
+HANDLERS = {
+    "ping": ping,
+    "version": version,
+    "new_game": new_game,
+    "settings": settings,
+    "take_back": take_back,
+    "claim": claim,
+    "suggest": suggest,
+    "demo": demo,
+    "selftest": selftest,
+    "games": games,
+    "game": game,
+}
