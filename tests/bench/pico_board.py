@@ -3,7 +3,7 @@
 The firmware goes onto the emulated flash as `make deploy` puts it on a Pico: everything
 under firmware/lib compiled by `mpy-cross -march=armv6m`, main.py as source, and
 hardware/board.json as /board.json. The board map also tells the emulator where each hex
-sits in the reed matrix and the LED chain. Two runs:
+sits in the reed matrix and the LED chain. Three runs:
 
 1. The board: after the light check (the `startup` event) a scenario plays an opening with
    human timing: placements with captures and their flips (each flipped disk lifted and put
@@ -20,7 +20,9 @@ sits in the reed matrix and the LED chain. Two runs:
    - scan_period_*: the main loop's period, from one scan's first row line to the next
      (its maximum is a save to flash);
    - frames_per_s, frame_interval_min, frame_send: the LED frames of the run.
-2. The parts (the script DEVICE_PARTS as main.py, same compiled files): a matrix scan; for
+2. The game after a finished one (next_game_figures): heap_after_finished_game and
+   heap_next_game.
+3. The parts (the script DEVICE_PARTS as main.py, same compiled files): a matrix scan; for
    each placement of the opening the controller's switch, compose, LedOutput.render and
    Pixels.show; render through the plain code against the viper kernel on the same frames,
    uncapped and capped; a garbage collection; a save of the game.
@@ -374,9 +376,55 @@ def run(emu_dir, report_copy=None, compare=False):
             for name in ("place_to_light_median", "place_to_light_max",
                          "place_to_frame_median", "place_to_frame_max", "closing_to_frame_max"):
                 figures[name + "_plain_leds"] = plain[name]
+        figures.update(next_game_figures(emu_dir, work))
         (files / "main.py").write_text(DEVICE_PARTS)
         figures.update(parts_figures(board_emu(emu_dir, work / "parts", files, [], 8000)))
     return figures
+
+
+def next_game_figures(emu_dir, work):
+    """The heap in play in the game after a finished one: the board starts from a saved game
+    one placement from its end with its disks set out, the last placement ends it (the board
+    writes its record), the disks are cleared and two placements of a new game are made.
+    `stats` after the end and in the new game: heap_after_finished_game, heap_next_game."""
+    from gameboard.saves import Saves
+    from gameboard.settings import Settings
+    game = iago.Board()
+    while True:
+        last = sorted(game.legal_moves)[0]
+        ahead = game.copy()
+        ahead.push(last)
+        if ahead.is_game_over():
+            break
+        game.push(last)
+    files = build_files(work / "fs_next")
+    Saves(str(files) + "/").save(Settings(), game, [])
+    disks = [iago.cell_name(c) for c in range(iago.CELLS) if game.cell(c)]
+    # A scenario's times count from the start-up event; the disks go down 20 ms apart first.
+    events = [{"t_ms": 20 * i, "action": "place", "cell": name} for i, name in enumerate(disks)]
+    t = 20 * len(disks) + 600
+    events.append({"t_ms": t, "action": "place", "cell": iago.cell_name(last)})
+    events.append({"t_ms": t + 3000, "action": "send", "data": STATS})
+    t += 3500
+    for i, name in enumerate(disks + [iago.cell_name(last)]):
+        events.append({"t_ms": t + 20 * i, "action": "lift", "cell": name})
+    t += 20 * len(disks) + 1500
+    opening = iago.Board()
+    for _ in range(2):
+        move = sorted(opening.legal_moves)[0]
+        opening.push(move)
+        events.append({"t_ms": t, "action": "place", "cell": iago.cell_name(move)})
+        t += 600
+    events.append({"t_ms": t + 300, "action": "send", "data": STATS})
+    report = board_emu(emu_dir, work / "next", files, events, 600, 'serial:"startup"')
+    lines = [s.get("json", {}) for s in report["serial"]]
+    if not any(m.get("event") == "saved_game" for m in lines):
+        raise RuntimeError("the finished game was not saved: %r" % lines[-8:])
+    replies = [m for m in lines if m.get("reply") == "stats" and m.get("ok")]
+    if len(replies) != 2:
+        raise RuntimeError("%d stats replies, not 2: %r" % (len(replies), lines[-8:]))
+    return {"heap_after_finished_game": (replies[0]["mem_alloc"], "B"),
+            "heap_next_game": (replies[1]["mem_alloc"], "B")}
 
 
 def main(argv):
