@@ -8,7 +8,7 @@ chooses (docs/board.md, hardware/board-map.md).
 
 from gameboard.settings import NAMES as SETTING_NAMES
 
-# Iago's engine on a Pico: level 5's 1,800 positions take 1,896 ms at worst, 32 about 30-40 ms
+# Iago's engine on a Pico: level 5's 1,800 positions take 1,881 ms at worst, 32 about 30-40 ms
 # (tests/bench/pico_computer.py; docs/engine.md).
 BOARD_NODES = (40, 80, 250, 700, 1800)
 THINK_NODES = 32
