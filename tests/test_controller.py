@@ -88,10 +88,12 @@ def test_legal_placement_is_played_and_lights_at_once():
     assert table.ctl.game.move_stack == [C("E4")]           # played at once ...
     assert table.ctl.tentative == C("E4")                   # ... but not yet settled
     assert table.colour("E4") == pal(palette.DARK)
-    table.advance(SETTLE_MS + 10)
+    table.advance(SETTLE_MS - 10)
+    assert "tentative" in table.kinds() and "move" not in table.kinds()   # not yet a move
+    table.advance(20)
     assert table.ctl.tentative == 255
     assert table.ctl.save_due
-    assert "settled" in table.kinds()
+    assert table.kinds()[-1] == "move"
 
 
 def test_sliding_disk_never_plays_a_move():

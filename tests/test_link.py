@@ -97,7 +97,7 @@ def test_events_are_sent_with_the_version(tmp_path):
     port.ctl.switch(iago.parse_cell("E4"), True, 1000)
     port.link.pump()
     events = [json.loads(line) for line in port.lines]
-    assert [e["event"] for e in events] == ["placed", "move"]
+    assert [e["event"] for e in events] == ["placed", "tentative"]
     assert all(e["v"] == 1 for e in events)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gameboard import boardmap, palette
-from gameboard.controller import Controller, _coin
+from gameboard.controller import SETTLE_MS, Controller, _coin
 from gameboard.layout import Layout
 from host_sim.simboard import SimBoard
 from iago import othello, record
@@ -73,7 +73,8 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
         (startup,) = events(log, "startup")
         assert startup["first"] == "light" and game.turn == 2
         corners = [grid.parse_cell(n) for n in ("h1", "a8", "h8")]   # a1 shows a setting now
-        # The coin toss shows on the corners; no hints until the start is set out.
+        # The coin toss shows on the corners (in pulses); no hints until the start is set out.
+        board.advance(1500 - board.clock.us // 1000 % 1500 + 50)
         assert glowing(board, palette.HINT_LIGHT) == corners
 
         # Setting out the start: four disks blink, each in the colour it must show.
@@ -84,14 +85,14 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
         for cell, face in asked.items():
             board.place(cell, face)
         assert ctl.agrees()
-        board.advance(40)
+        board.advance(1500 - board.clock.us // 1000 % 1500 + 40)   # the corners' pulse
         assert glowing(board, palette.HINT_LIGHT) == sorted(set(game.legal_moves) | set(corners))
 
         rng = random.Random(13)
         passes = 0
         while not game.is_game_over():
             mover = game.turn
-            board.advance(40)
+            board.advance(1500 - board.clock.us // 1000 % 1500 + 40)   # the corners' pulse
             # The glowing squares: the legal moves and the empty corners, in the mover's colour.
             empty_corners = {c for c in (0, 7, 56, 63) if not game.cell(c)}
             if not game.ply():
@@ -152,7 +153,7 @@ def test_the_coin_decides_who_places_first_and_the_corners_show_it():
         ctl = Controller(layout=Layout("square", 8), coin=lambda: bit)
         assert ctl.game.turn == side
         ctl.tick(1000)
-        ctl.compose(1000)
+        ctl.compose(1500)                   # the corners' pulse
         assert [e["first"] for e in ctl.outbox if e["event"] == "startup"] == [
             ("dark", "light")[side - 1]]
         assert [c for c in range(64) if ctl._colours[c] == colour] == [7, 56, 63]
@@ -177,6 +178,7 @@ def othello_set_out(text):
         if ctl.game.cell(cell):
             ctl.switch(cell, True, 1000)
     ctl.switch(othello.GRID.parse_cell("c8"), True, 1100)
+    ctl.tick(1100 + SETTLE_MS)
     return ctl
 
 
@@ -239,7 +241,7 @@ def test_an_io_opening_on_the_9x9_map():
         for name in ("e5", "d4", "h8", "g7", "b2", "c3", "g2", "f3"):
             cell = grid.parse_cell(name)
             mover = game.turn
-            board.advance(40)
+            board.advance(1500 - board.clock.us // 1000 % 1500 + 40)   # the corners' pulse
             hinted = set(glowing(board, HINT[mover]))
             reserved = {0, 1, 2, 3, 4, 7} if not game.ply() else set()   # settings, demo
             assert hinted - corners == set(game.legal_moves) - corners - reserved

@@ -569,9 +569,10 @@ def test_a_real_board_on_a_serial_port(tmp_path):
 
 
 def _close_leds(a, b, cells=61):
-    """Equal but for cells blinking in between the two reads."""
+    """Equal but for cells blinking in between the two reads, and the corners' turn pulse
+    (the host composes at its own clock's instant)."""
     differ = sum(a[i:i + 6] != b[i:i + 6] for i in range(0, cells * 6, 6))
-    return len(a) == len(b) == cells * 6 and differ <= 3
+    return len(a) == len(b) == cells * 6 and differ <= 9
 
 
 def test_a_missing_serial_port_is_reported_and_commands_are_refused(tmp_path):

@@ -53,6 +53,8 @@ def inferred_disks(state, layout=None):
             disks[name] = turned[face] if name in turning else face
     for name in state.get("extra") or ():
         disks[name] = "?"
+    if state.get("waiting"):
+        disks[state["waiting"]] = "?"
     return disks
 
 
@@ -84,8 +86,12 @@ def derived_leds(state, bmap, now_ms, startup_ms=0, layout=None):
     ctl.hints_stale = False                     # the board's own legal moves, as reported
     for name in state.get("flips_pending") or ():
         ctl.face_ok[parse(name)] = 0
+    ctl.ready = bool(state.get("legal"))        # legal moves are reported only when ready
     if state.get("tentative"):
         ctl.tentative = parse(state["tentative"])
+    if state.get("waiting"):
+        ctl.waiting = parse(state["waiting"])
+        ctl.present[ctl.waiting] = 1
     outcome = state.get("outcome")
     if outcome:
         ctl.winner = iago.DARK if outcome["winner"] == "dark" else iago.LIGHT

@@ -9,8 +9,12 @@ whether a disk is on its hex, never which face is up, so:
 
 A disk slid across the board closes the switches it passes. A placement is therefore played at
 once (so its flips and the next legal moves light up within milliseconds) but stays tentative
-until the disk has rested SETTLE_MS; a disk that leaves earlier takes it back silently, and only
-settled placements are saved.
+until the disk has rested SETTLE_MS; a disk that leaves earlier withdraws it, and only settled
+placements are saved or reported to the host as moves.
+
+The board is `ready` for the next placement only when every hex agrees with the game; only
+then are legal moves reported and hinted. A disk put down early on a legal hex (while flips are
+pending, say) is `waiting`: shown as such, and played the moment the board is ready.
 """
 
 import iago
@@ -94,6 +98,11 @@ class Controller:
         self.face_ok = bytearray(b"\x01" * n)   # 1 = the disk there shows the game's face
         self.hint = bytearray(n)      # 1 = a legal move (see _fresh_hints)
         self.hints_stale = True
+        self.ready = False            # every hex agrees: the next placement may come
+        self.waiting = NONE           # an early disk on a legal hex, played once ready
+        # The flips pending are the last placement's own (lifting its disk then takes it
+        # back), not flips a take-back asked to undo (lifting it then is part of mending).
+        self.flips_of_last = False
         # 1 = closed at power-on where the saved game has no disk: a stray disk or a stuck
         # switch, never played until it opens once
         self.suspect = bytearray(n)
@@ -104,6 +113,7 @@ class Controller:
         self.phase_since = now
         self.tentative = NONE              # the last placement, until it has settled
         self.placed_at = 0
+        self.tentative_miss = False        # it missed a forced capture (penalty option)
         self.lifted_last = False           # the last-placed disk is off its hex
         self.lifted_at = 0
         self.setting_cell = NONE           # a disk resting on a settings hex
@@ -168,12 +178,14 @@ class Controller:
             self.suspect[cell] = 0
             if cell == self.setting_cell:
                 self.setting_cell = NONE
-            if occupied and cell == game.peek():
-                if self.tentative != NONE or self._pending():
-                    # Lifting the disk just placed, before it settled or while its flips are
-                    # pending, takes the placement back.
-                    self._undo(now, "lifted" if self.tentative == NONE else "slid")
-                elif self.phase == PLAY:
+            if occupied and cell == game.peek() and self.face_ok[cell]:
+                if self.tentative != NONE:
+                    self._undo(now, "slid")
+                elif self.flips_of_last and self._pending():
+                    # Lifting the disk just placed while its own flips are pending takes
+                    # the placement back (a disk a take-back asked to turn is only turning).
+                    self._undo(now, "lifted")
+                elif self.phase == PLAY and not self._pending():
                     self.lifted_last = True
                     self.lifted_at = now
         self._try_place(now)
@@ -183,7 +195,12 @@ class Controller:
         if self.phase == STARTUP:
             if elapsed(now, self.phase_since) < STARTUP_MS:
                 return
-            self._enter(PLAY if not self.game.is_game_over() else OVER, now)
+            # A game whose last flips were still pending at a power cut goes on until they
+            # are done, and then ends as any game does (game_over, its record).
+            over = self.game.is_game_over() and not self._pending()
+            self._enter(OVER if over else PLAY, now)
+            if over:
+                self.finished = self.game.copy()   # its record, unless already kept
             cells = self.game._cells
             for c in range(self.n):
                 self.suspect[c] = 1 if self.present[c] and not cells[c] else 0
@@ -193,7 +210,7 @@ class Controller:
             self.tentative = NONE
             self.dirty = True
             self.save_due = True
-            self._emit({"event": "settled", "cell": self.name(self.game.peek())})
+            self._report_move()
             self._try_place(now)   # a disk put down meanwhile is the next placement
         if (self.lifted_last and self.phase == PLAY and
                 elapsed(now, self.lifted_at) >= TAKEBACK_HOLD_MS):
@@ -250,6 +267,7 @@ class Controller:
                         "cell": self.name(self.engine_move),
                         "side": iago.side_name(game.turn)})
             self.suggesting = False
+            self._try_place(now)   # a disk already waiting on the chosen hex
 
     def pregame_centre_held(self, now):
         return (self._pregame() and self.present[self.layout.demo_cell] and not self.demo_requested and
@@ -261,6 +279,7 @@ class Controller:
         self.game = self._new_board()
         self.tentative = NONE
         self.lifted_last = False
+        self.flips_of_last = False
         for c in range(self.n):
             self.face_ok[c] = 1
         self._game_changed()
@@ -295,6 +314,7 @@ class Controller:
         self.save_due = True
         self.dirty = True
         self._emit({"event": "settings", "settings": settings.as_dict()})
+        self._try_place(now)
 
     def restore(self, game, flips_pending, now):
         """Resume a saved game after power-on: `flips_pending` lists cells still to turn."""
@@ -303,6 +323,7 @@ class Controller:
             self.settings.rules = _base_rules(game.rules)
             self.settings.penalty = game.rules.penalty
         self._game_changed()
+        self.flips_of_last = False
         for c in flips_pending:
             self.face_ok[c] = 0
         self._emit({"event": "restored", "moves": game.ply(), "flips_pending": len(flips_pending)})
@@ -327,7 +348,7 @@ class Controller:
         for c in range(self.n):
             if cells[c] and not self.present[c]:
                 missing.append(c)
-            elif not cells[c] and self.present[c] and not (
+            elif not cells[c] and self.present[c] and c != self.waiting and not (
                     pregame and self._special[c] & _SETTINGS_HEX and c != self.engine_move):
                 extra.append(c)
             if cells[c] and not self.face_ok[c]:
@@ -353,10 +374,11 @@ class Controller:
             "moves": [names(c) for c in game.move_stack],
             "claims": list(game.claims),
             "tentative": names(self.tentative) if self.tentative != NONE else None,
+            "waiting": names(self.waiting) if self.waiting != NONE else None,
             "flips_pending": [names(c) for c in flips],
             "extra": [names(c) for c in extra],
             "missing": [names(c) for c in missing],
-            "legal": [names(c) for c in game.legal_moves] if self._settled() else [],
+            "legal": [names(c) for c in game.legal_moves] if self.ready else [],
             "scores": list(game.scores()),
             "can_claim": game.can_claim(),
             "outcome": None if outcome is None else {
@@ -376,11 +398,12 @@ class Controller:
         slow = (now // 400) & 1
         fast = (now // 125) & 1
         reveal = now % 4000 < 300
+        # A corner shows whose turn it is in short pulses, so it is never taken for a legal
+        # move, which glows steadily in the same colour.
+        pulse = now % 1500 < 250
         turn_hint = palette.HINT_DARK if self.game.turn == iago.DARK else palette.HINT_LIGHT
-        show_hints = self.settings.hints and self._settled()
+        show_hints = self.settings.hints and self.ready
         pregame = self._pregame()
-        if pregame and show_hints and self.layout.game == "othello":
-            show_hints = self._set_out()   # hints once the start disks are down
         over = self.phase == OVER
         show = 0
         if over:
@@ -403,6 +426,7 @@ class Controller:
         flash = self.flash_cell
         chosen = self.engine_move
         chosen_colour = face_colour[self.game.turn] if slow else off
+        waiting = self.waiting
         colours = self._colours
         for c in range(self.n):
             v = cells[c]
@@ -421,12 +445,18 @@ class Controller:
                     colour = target
             elif pregame and special[c] & _SETTINGS_HEX and c != chosen:
                 colour = self._setting_colour(c)
+            elif c == waiting:
+                colour = chosen_colour      # the mover's colour, blinking: it waits its turn
             elif present[c]:
                 colour = off if over else error
             elif c == chosen:
                 colour = chosen_colour
-            elif not over and ((show_hints and hint[c]) or special[c] & _CORNER):
+            elif over:
+                colour = off
+            elif show_hints and hint[c]:
                 colour = turn_hint
+            elif special[c] & _CORNER:
+                colour = turn_hint if pulse else off
             else:
                 colour = off
             if c == flash:
@@ -495,15 +525,6 @@ class Controller:
     def _pregame(self):
         return self.game.ply() == 0 and self.phase == PLAY
 
-    def _set_out(self):
-        """Every disk of the game is on the board (Othello's start asks for four)."""
-        cells = self.game._cells
-        present = self.present
-        for c in range(self.n):
-            if cells[c] and not present[c]:
-                return False
-        return True
-
     def _forget_engine(self):
         self.search = None
         self.suggesting = False
@@ -534,55 +555,88 @@ class Controller:
         return self.hint
 
     def _try_place(self, now):
-        """Play the one new disk on the board if everything else agrees and it is legal."""
-        if self.phase != PLAY or self.tentative != NONE or self.game.is_game_over():
-            return
+        """Survey the board: is it `ready` (every hex agrees with the game), is a new disk
+        `waiting`; and play the one new disk if the board is otherwise ready and it is legal."""
+        ready = self.phase == PLAY and not self.game.is_game_over()
         cells = self.game._cells
+        present = self.present
+        face_ok = self.face_ok
         pregame = self._pregame()
         special = self._special
         new = NONE
+        extra = 0
         for c in range(self.n):
-            if self.present[c] and not cells[c]:
+            if present[c] and not cells[c]:
                 if pregame and special[c] & _SETTINGS_HEX and c != self.engine_move:
                     continue
-                if new != NONE:
-                    return
                 new = c
-            elif cells[c] and (not self.present[c] or not self.face_ok[c]):
-                return
-        if new == NONE or not self._fresh_hints()[new] or self.suspect[new]:
+                extra += 1
+            elif cells[c] and (not present[c] or not face_ok[c]):
+                ready = False
+        if extra != 1 or self.phase != PLAY or self.suspect[new] or not self._playable(new):
+            new = NONE
+        self.ready = ready and not extra and self.tentative == NONE
+        if new == NONE or not ready or self.tentative != NONE:
+            if self.waiting != new:
+                self.waiting = new
+                self.dirty = True
             return
-        if self.game.turn == self.settings.computer_side() and new != self.engine_move:
-            return   # the computer's turn: only the hex it chose (once it has chosen)
-        if self.game.is_miss(new):
-            self._emit({"event": "miss", "cell": self.name(new)})
-        mover = self.game.turn
+        self.waiting = NONE
+        self._play(new, now)
+
+    def _playable(self, cell):
+        """A legal placement for the side to move (on the computer's turn only the hex it
+        chose, once it has chosen)."""
+        game = self.game
+        if game.is_game_over() or not self._fresh_hints()[cell]:
+            return False
+        return game.turn != self.settings.computer_side() or cell == self.engine_move
+
+    def _play(self, new, now):
+        self.tentative_miss = self.game.is_miss(new)
         self.game.push(new)
-        flipped = self.game.last_flips()
-        for c in flipped:
+        for c in self.game.last_flips():
             self.face_ok[c] = 0
         self.face_ok[new] = 1
+        self.flips_of_last = True
         self.hints_stale = True
         self.dirty = True
         self._forget_engine()
-        # After the placement a captured disk is a captive; a released one is face up. In
-        # the other games every turned disk is captured.
-        iago_rules = self.layout.game == "iago"
-        captured = [c for c in flipped if not iago_rules or cells[c] & iago.CAPTIVE]
-        released = [c for c in flipped if iago_rules and not cells[c] & iago.CAPTIVE]
         self.tentative = new
         self.placed_at = now
         self.lifted_last = False
-        name = self.name
-        self._emit({"event": "move", "cell": name(new), "side": iago.side_name(mover),
-                    "captured": [name(c) for c in captured],
-                    "released": [name(c) for c in released]})
+        self._emit(self._move_event("tentative"))
+
+    def _move_event(self, kind):
+        """The last placement as an event: its disk and the disks it turned. After the
+        placement a captured disk is a captive and a released one is face up; in the other
+        games every turned disk is captured."""
         game = self.game
-        if game.turn == mover and not game.is_game_over() and not iago_rules and (
-                self.layout.game == "othello"):
+        cells = game._cells
+        cell = game.peek()
+        flipped = game.last_flips()
+        iago_rules = self.layout.game == "iago"
+        name = self.name
+        return {"event": kind, "cell": name(cell), "side": iago.side_name(cells[cell] & 3),
+                "captured": [name(c) for c in flipped
+                             if not iago_rules or cells[c] & iago.CAPTIVE],
+                "released": [name(c) for c in flipped
+                             if iago_rules and not cells[c] & iago.CAPTIVE]}
+
+    def _report_move(self):
+        """The tentative placement settled: now it is a move, for the host too."""
+        game = self.game
+        event = self._move_event("move")
+        self._emit(event)
+        if self.tentative_miss:
+            self._emit({"event": "miss", "cell": event["cell"]})
+        mover = game._cells[game.peek()] & 3
+        if game.turn == mover and not game.is_game_over() and self.layout.game == "othello":
             self._emit({"event": "pass", "side": iago.side_name(mover ^ 3)})
 
     def _undo(self, now, why):
+        """Take back the last placement. A tentative one whose disk slid on is withdrawn: it
+        was never a move, so the host hears `withdrawn`, not `take_back`."""
         game = self.game
         flipped = game.last_flips()
         cell = game.pop()
@@ -590,13 +644,21 @@ class Controller:
             self.face_ok[c] ^= 1
         if self.phase == OVER:
             self._enter(PLAY, now)
+        if self.present[cell]:
+            self.suspect[cell] = 1    # it must leave before it can be placed again
+        was_move = self.tentative == NONE
         self.tentative = NONE
         self.lifted_last = False
+        self.flips_of_last = False
         self._game_changed()
-        if why != "slid":
+        if was_move:
             self.save_due = True
-        self._emit({"event": "take_back", "cell": self.name(cell), "why": why,
-                    "flips_to_undo": [self.name(c) for c in flipped if not self.face_ok[c]]})
+            self._emit({"event": "take_back", "cell": self.name(cell), "why": why,
+                        "flips_to_undo": [self.name(c) for c in flipped if not self.face_ok[c]]})
+        else:
+            self._emit({"event": "withdrawn", "cell": self.name(cell), "why": why,
+                        "flips_to_undo": [self.name(c) for c in flipped if not self.face_ok[c]]})
+        self._try_place(now)
 
     def _claim(self, now):
         granted = self.game.claim_penalty()
@@ -608,6 +670,7 @@ class Controller:
         if granted:
             self._game_changed()
             self.save_due = True
+            self._try_place(now)
         self._emit({"event": "claim", "granted": granted})
         return granted
 

@@ -132,7 +132,7 @@ function buildBoard() {
     cell.glow = el("circle", { class: "glow", r: R * 0.86, filter: "url(#glow)" }, g);
     cell.ghost = el("circle", { class: "ghost", r: DISK_R }, g);
     cell.disk = el("g", { class: "disk" }, g);
-    el("circle", { class: "face", r: DISK_R }, cell.disk);
+    cell.face = el("circle", { class: "face", r: DISK_R }, cell.disk);
     el("circle", { class: "sheen", r: DISK_R, fill: "url(#shade)" }, cell.disk);
     el("circle", { class: "hidden", r: DISK_R * 0.42 }, cell.disk);
     cell.label = el("text", { class: "label", y: R * 0.72 }, g);
@@ -289,11 +289,24 @@ function renderLeds() {
     const lit = r + g + b > 0;
     const css = `rgb(${screenLevel(r)},${screenLevel(g)},${screenLevel(b)})`;
     cell.g.dataset.led = `${r},${g},${b}`;
+    cell.led = [r, g, b];
     cell.glow.style.fill = css;
     cell.glow.style.opacity = lit ? 1 : 0;
     cell.light.style.fill = css;
     cell.light.style.opacity = lit ? 0.45 : 0;
+    tintFace(cell);
   }
+}
+
+// A captive's red face is lit from below by its LED, whose colour tells the hidden owner
+// (red toward blue or toward orange, docs/board.md). The disk is drawn in the LED's hue at full
+// strength, so the owner shows on the disk at any brightness (the glow shows how bright); with
+// the LED off, the plain red paint.
+function tintFace(cell) {
+  const disk = cell.g.dataset.disk;
+  const top = cell.led ? Math.max(...cell.led) : 0;
+  cell.face.style.fill = (disk === "d" || disk === "l") && top > 0
+    ? `rgb(${cell.led.map((v) => screenLevel(v * 255 / top)).join(",")})` : "";
 }
 
 function render() {
@@ -328,6 +341,7 @@ function renderCells(state) {
     const held = snap.hand[cell.name];
     const g = cell.g;
     g.dataset.disk = face || "";
+    tintFace(cell);
     g.dataset.hand = held || "";
     g.classList.toggle("has-disk", face !== undefined);
     g.classList.toggle("in-hand", held !== undefined);
@@ -581,7 +595,8 @@ function followEvents(entries) {
     if (msg.event === "computer_move" || msg.event === "suggestion") {
       engineChoice = { event: msg.event, cell: msg.cell, side: msg.side };
       changed = true;
-    } else if (["move", "take_back", "new_game", "startup", "restored", "demo", "settings"].includes(msg.event)) {
+    } else if (["tentative", "move", "withdrawn", "take_back", "new_game", "startup", "restored", "demo",
+                "settings"].includes(msg.event)) {
       if (engineChoice) changed = true;
       engineChoice = null;
       if (msg.event === "demo" && !msg.running && msg.stopped_by) notice(`Demo stopped by the disk on ${msg.stopped_by}.`);
