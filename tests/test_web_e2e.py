@@ -97,6 +97,24 @@ def led_shows(page, cell, colours, timeout_ms=6000):
         arg=[cell, list(colours)], timeout=timeout_ms)
 
 
+def captive_face(wire_colour):
+    """The fill the page gives a captive's face over an LED showing `wire_colour` ("r,g,b"):
+    the LED's hue at full strength, encoded for the screen as app.js does (1/2.2)."""
+    rgb = [int(v) for v in wire_colour.split(",")]
+    top = max(rgb)
+    return "rgb(%s)" % ", ".join(str(int(255 * (v / top) ** (1 / 2.2) + 0.5)) for v in rgb)
+
+
+def face_shows(page, cell, wire_colour, timeout_ms=6000):
+    """Wait until the hex's LED shows `wire_colour` and its disk's face the matching fill."""
+    page.wait_for_function(
+        "([cell, led, fill]) => {"
+        " const g = document.querySelector(`#board g[data-cell='${cell}']`);"
+        " return g.dataset.led === led"
+        " && getComputedStyle(g.querySelector('.face')).fill === fill; }",
+        arg=[cell, wire_colour, captive_face(wire_colour)], timeout=timeout_ms)
+
+
 def expect_text(page, selector, text):
     from playwright.sync_api import expect
     expect(page.locator(selector)).to_contain_text(text, timeout=TIMEOUT_MS)
@@ -224,6 +242,20 @@ def test_auto_flip_and_replaying_a_record_on_the_board(page, server, tmp_path):
         hexagon(page, cell).click()
         expect_text(page, "#status", "%s to move" % side_after)  # D5 is turned by itself
     assert hexagon(page, "D5").get_attribute("data-disk") == "l"
+
+    # Light B2, dark B3, light B4 captures B3: a dark captive beside the light one. Each red
+    # face takes the hue of its LED, which tells the hidden owner.
+    for cell, side_after in (("B2", "Dark"), ("B3", "Light"), ("B4", "Dark")):
+        hexagon(page, cell).click()
+        expect_text(page, "#status", "%s to move" % side_after)
+    assert hexagon(page, "B3").get_attribute("data-disk") == "d"
+    face_shows(page, "B3", wire(palette.DARK_CAPTIVE))
+    face_shows(page, "D5", wire(palette.LIGHT_CAPTIVE))
+    dark = captive_face(wire(palette.DARK_CAPTIVE))[4:-1].split(", ")     # raspberry
+    light = captive_face(wire(palette.LIGHT_CAPTIVE))[4:-1].split(", ")   # orange red
+    assert dark[:2] == ["255", "0"] and int(dark[2]) > 60
+    assert light[0] == "255" and int(light[1]) > 60 and light[2] == "0"
+    keep(tmp_path, page, "captives")
 
     # Load a record and step through it on the board.
     record = tmp_path / "opening.iago"

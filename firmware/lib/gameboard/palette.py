@@ -4,9 +4,12 @@ The LED output applies gamma 2.6, so these values are perceptual: 255 is full, a
 soft glow (4% of full power), below 60 next to nothing. Glows are therefore around 100.
 
 Disks are lit from below, so a dark disk cannot be shown as black: dark is blue. A captive is
-red with a tint of its hidden colour, and alternates slowly with that colour so the hidden
-side can be read. The colour-blind palette (after Okabe and Ito) keeps every pair apart for
-red-green colour blindness: blue, yellow, vermilion and magenta.
+red turned toward its hidden colour, far enough to be told apart at a glance at every
+brightness and under the current cap. Gamma 2.6 all but erases a small tint (60 of blue is 2%
+of the blue LED's light), so a captive takes 110 of blue or 130 of green, 11% or 17% of that
+LED's light (blue turns red's hue further than green does; tests/test_captive_colour.py
+measures the pair as the LEDs emit it). The colour-blind palette (after Okabe and Ito) keeps
+every pair apart for red-green colour blindness: blue, yellow, vermilion and reddish purple.
 """
 
 # Indexes into a palette.
@@ -27,8 +30,8 @@ SETTING_OFF = 10
 STANDARD = bytes((
     0, 40, 255,        # dark: blue
     255, 190, 120,     # light: warm white
-    255, 0, 60,        # dark captive: red, a touch of blue
-    255, 45, 0,        # light captive: red, a touch of warm
+    255, 0, 110,       # dark captive: red turned toward blue, a raspberry red
+    255, 130, 0,       # light captive: red turned toward orange, an orange red
     255, 0, 0,         # error: full red, blinking fast
     0, 50, 110,        # hint for dark: a blue glow
     110, 90, 60,       # hint for light: a warm glow
