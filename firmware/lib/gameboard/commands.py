@@ -1,11 +1,31 @@
 """The host link's less frequent commands (docs/protocol.md): imported by gameboard/link.py
 when one is sent and forgotten after, so their code takes no heap in play. Each takes the
 Link, the command's message and the time, and returns the reply's fields (a ValueError,
-KeyError or TypeError is the refusal, its message the reply's error).
+KeyError or TypeError is the refusal, its message the reply's error). Every field is checked
+here, before anything changes: a command that is refused changes nothing and saves nothing.
 """
 
 from gameboard import forget
 from gameboard.settings import Settings
+
+# The fields each command takes besides "cmd" and "id". Any other is refused, so a misspelt
+# field is never silently ignored (a new game with the default settings, say).
+FIELDS = {"new_game": ("rules", "settings"), "settings": ("settings",), "game": ("game",)}
+
+
+def run(link, msg, now, frequent=None):
+    """The reply's fields for `msg` once its fields are checked; `frequent` is the link's own
+    handler of a frequent command (state, stats) sent with fields besides "id"."""
+    cmd = msg["cmd"]
+    takes = FIELDS.get(cmd, ())
+    for key in msg:
+        if key != "cmd" and key != "id" and key not in takes:
+            raise ValueError("%s takes %s, not %s" % (
+                cmd, " and ".join(['"%s"' % name for name in takes]) or "no fields",
+                '"%s"' % key[:20]))
+    if frequent is not None:
+        return frequent(link, msg, now)
+    return HANDLERS[cmd](link, msg, now)
 
 
 def ping(link, msg, now):
@@ -22,11 +42,13 @@ def version(link, msg, now):
 def new_game(link, msg, now):
     settings = None
     if "settings" in msg:
+        if "rules" in msg:
+            raise ValueError("new_game takes \"rules\" or \"settings\", not both")
         settings = Settings.from_dict(msg["settings"])
     elif "rules" in msg:
         data = link.controller.settings.as_dict()
         rules = msg["rules"]
-        if not isinstance(rules, str):
+        if type(rules) is not str:
             raise ValueError("rules must be a name such as \"standard\"")
         data["penalty"] = rules.endswith("+penalty")
         data["rules"] = rules[:-8] if data["penalty"] else rules
@@ -85,7 +107,7 @@ def games(link, msg, now):
 
 def game(link, msg, now):
     game_id = msg.get("game")
-    if not isinstance(game_id, int):
+    if type(game_id) is not int:    # true is an int to CPython, and 1.0 is no id
         raise ValueError("game needs an integer \"game\" id (see the games command)")
     from gameboard import archive
     try:

@@ -86,14 +86,17 @@ class Link:
                 raise ValueError("unknown command %s (known: %s)" % (
                     json.dumps(cmd), ", ".join(COMMANDS)))
             handler = _FREQUENT.get(cmd)
-            if handler is None:
-                from gameboard import commands
-                handler = commands.HANDLERS[cmd]
-            try:
-                reply = handler(self, msg, now) or {}
-            finally:
-                forget("gameboard.commands")
-        except (ValueError, KeyError, TypeError) as exc:
+            if handler is None or len(msg) > 1 + ("id" in msg):
+                try:
+                    from gameboard import commands
+                    reply = commands.run(self, msg, now, handler)
+                finally:
+                    forget("gameboard.commands")
+            else:
+                reply = handler(self, msg, now)
+            reply = reply or {}
+        except (ValueError, KeyError, TypeError, MemoryError, OSError) as exc:
+            # Short of heap or a flash error: a refusal like any other, the board plays on.
             reply = {"ok": False, "error": _message(exc)}
         else:
             reply["ok"] = True
@@ -101,7 +104,10 @@ class Link:
         reply["reply"] = cmd
         if msg_id is not None:
             reply["id"] = msg_id
-        self._send(reply)
+        try:
+            self._send(reply)
+        except Exception as exc:    # no heap for a long reply, an id nested too deep
+            self._send({"v": _VERSION, "reply": cmd, "ok": False, "error": _message(exc)})
 
     def _send(self, obj):
         self.write(json.dumps(obj) + "\n")
@@ -162,4 +168,8 @@ def _clip(line):
 def _message(exc):
     if isinstance(exc, KeyError):
         return "missing field %s" % exc
+    if isinstance(exc, MemoryError):
+        return "out of memory"
+    if isinstance(exc, OSError):
+        return "flash error (%s)" % exc
     return str(exc) or exc.__class__.__name__

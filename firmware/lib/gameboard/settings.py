@@ -14,29 +14,38 @@ BRIGHTNESS_LEVELS = (24, 64, 128, 255)
 
 NAMES = ("rules", "penalty", "hints", "brightness", "palette", "computer", "level")
 COMPUTER_SIDES = ("none", "dark", "light")
+# The values each setting of NAMES takes. A value must be one of them and of its type: a host
+# or a damaged save sending 1.0 or true for 1 would otherwise be saved, and crash every start.
+CHOICES = (RULE_CHOICES, (False, True), (False, True), tuple(range(len(BRIGHTNESS_LEVELS))),
+           (0, 1), COMPUTER_SIDES, (1, 2, 3, 4, 5))
+
+
+def _check(name, value, choices):
+    for choice in choices:
+        if type(choice) is type(value) and choice == value:
+            return
+    # A list or object is named, not shown: it may be long or deeply nested.
+    shown = repr(value) if type(value) in (str, int, float, bool, type(None)) else (
+        "a " + type(value).__name__)
+    if len(shown) > 24:
+        shown = shown[:21] + "..."
+    raise ValueError("%s is one of %s, not %s" % (
+        name, ", ".join([repr(c) for c in choices]), shown))
 
 
 class Settings:
     def __init__(self, rules="standard", penalty=False, hints=True, brightness=2, palette=0,
                  computer="none", level=3):
-        if rules not in RULE_CHOICES:
-            raise ValueError("unknown rules %r (one of %s)" % (rules, ", ".join(RULE_CHOICES)))
-        if not 0 <= brightness < len(BRIGHTNESS_LEVELS):
-            raise ValueError("brightness is a level 0-%d, not %r" % (len(BRIGHTNESS_LEVELS) - 1,
-                                                                    brightness))
-        if palette not in (0, 1):
-            raise ValueError("palette is 0 (standard) or 1 (colour-blind), not %r" % (palette,))
+        values = (rules, penalty, hints, brightness, palette, computer, level)
+        for i in range(len(NAMES)):
+            _check(NAMES[i], values[i], CHOICES[i])
         if penalty and rules.startswith("loose"):
             raise ValueError("the penalty option needs forced capture (not with loose rules)")
-        if computer not in COMPUTER_SIDES:
-            raise ValueError("computer plays %s, not %r" % (" or ".join(COMPUTER_SIDES), computer))
-        if level not in (1, 2, 3, 4, 5):
-            raise ValueError("the computer's level is 1-5, not %r" % (level,))
         self.computer = computer
         self.level = level
         self.rules = rules
-        self.penalty = bool(penalty)
-        self.hints = bool(hints)
+        self.penalty = penalty
+        self.hints = hints
         self.brightness = brightness
         self.palette = palette
 
@@ -81,14 +90,15 @@ class Settings:
 
     @classmethod
     def from_dict(cls, data):
-        """Settings from a dict (saved file or host command); missing keys keep defaults."""
+        """Settings from a dict (saved file or host command); missing keys keep defaults. Raises
+        ValueError for anything but a known setting with one of its values."""
         if not isinstance(data, dict):
             raise ValueError("settings must be an object")
         for key in data:
             if key not in NAMES:
                 raise ValueError("unknown setting %r (known: %s)" % (key, ", ".join(NAMES)))
-        return cls(data.get("rules", "standard"), bool(data.get("penalty", False)),
-                   bool(data.get("hints", True)), data.get("brightness", 2),
+        return cls(data.get("rules", "standard"), data.get("penalty", False),
+                   data.get("hints", True), data.get("brightness", 2),
                    data.get("palette", 0), data.get("computer", "none"), data.get("level", 3))
 
     def __eq__(self, other):
