@@ -101,10 +101,12 @@ class App:
         self.game.dirty = True
 
     def _load(self):
+        # Saves.load sets a damaged save aside and raises SaveError; anything else that
+        # escapes it (no heap to read it) still starts a new game, reported, never a loop.
         try:
             loaded = self.saves.load(self.layout)
-        except SaveError as exc:
-            return Settings(), None, [], str(exc)
+        except Exception as exc:
+            return Settings(), None, [], str(exc) or exc.__class__.__name__
         if loaded is None:
             return Settings(), None, [], None
         settings, game, flips = loaded
@@ -239,10 +241,13 @@ def log_exception(saves, exc):
 def build(root="/", map_path="/board.json", serial=None, coin=None, restart_after_check=False):
     """The App for the board described by the map at `map_path`, with its saves under `root`
     (`coin`: see App); the map's checked copy is kept there too (gameboard/checkedmap.py).
-    `restart_after_check`: once the map is checked and its copy kept, soft-reset the Pico, so
-    play starts without the checker's code in the heap.
+    `restart_after_check` (main's start on a Pico): once the map is checked and its copy kept,
+    soft-reset the Pico, so play starts without the checker's code in the heap; and count a
+    start that follows a crash or a hang (gameboard/archive.py, count_restart), which may set
+    the saved game aside or stop the board with a fault.
 
-    Raises OSError or boardmap.BoardMapError (a ValueError) if the map is missing or wrong.
+    Raises boardmap.BoardMapError (a ValueError) if the map is missing, unreadable or wrong.
+    A saved game that cannot be read is set aside and reported (`save_error`), never raised.
     """
     import time
 
@@ -252,30 +257,58 @@ def build(root="/", map_path="/board.json", serial=None, coin=None, restart_afte
     if restart_after_check and checkedmap.kept_now:
         hw.soft_restart()            # never returns; the next start reads the copy
     forget("gameboard.checkedmap", "gameboard.boardmap")   # the map keeps only its tables
+    report = None
+    if restart_after_check and hw.restarted():
+        # After the map's check, so its soft restart does not count a start twice; before the
+        # watchdog starts, which a fault would have to keep feeding.
+        from gameboard import archive
+        report = archive.count_restart(root)
+        forget("gameboard.archive")
     buttons = None
     if bmap.buttons:
         # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.
         buttons = hw.Buttons([bmap.buttons.get("select"), bmap.buttons.get("confirm")])
-    return App(bmap, Saves(root), hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
-               hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), time, serial,
-               hw.Watchdog(_WATCHDOG_MS), buttons, coin)
+    app = App(bmap, Saves(root), hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
+              hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), time, serial,
+              hw.Watchdog(_WATCHDOG_MS), buttons, coin)
+    if report:
+        app.link.send_event({"event": "save_error", "error": report})
+    return app
 
 
 
 def main(root="/", map_path="/board.json"):
-    """Run the board until power-off; an uncaught exception restarts into the saved game."""
+    """Run the board until power-off; an uncaught exception restarts into the saved game.
+
+    Never a boot loop: a broken board map stops the board with a fault on the link and the
+    Pico's LED (hw.fault); a crash while starting restarts like one in play; restarts in a row,
+    each within 10 s of the last, first set the saved game aside, then stop the board with a
+    fault (build counts them; a start that lasts 10 s ends the row)."""
+    import os
+    import time
+
     from gameboard import hw
     from gameboard.usbserial import UsbSerial
     serial = UsbSerial()
+    root = root if root.endswith("/") else root + "/"
+    app = None
     try:
         app = build(root, map_path, serial, restart_after_check=True)
-    except (OSError, ValueError) as exc:
-        hw.fault("board map %s: %s" % (map_path, exc))  # never returns
-        return
-    try:
+        counting = True
+        started = time.ticks_ms()
         while True:
             app.step()
+            if counting and time.ticks_diff(time.ticks_ms(), started) > 10000:
+                counting = False
+                try:
+                    os.remove(root + "restarts")     # archive.RESTARTS: the count in a row
+                except OSError:
+                    pass
     except Exception as exc:
-        log_exception(app.saves, exc)
-        serial.write(json.dumps({"v": 1, "event": "error", "error": str(exc)}) + "\n")
+        # By its name: importing the checker again could fail where the heap ran short.
+        if app is None and exc.__class__.__name__ == "BoardMapError":
+            hw.fault("%s (%s)" % (exc, map_path))    # never returns
+        log_exception(root if app is None else app.saves, exc)
+        serial.write(json.dumps({"v": 1, "event": "error",
+                                 "error": str(exc) or exc.__class__.__name__}) + "\n")
         hw.restart()

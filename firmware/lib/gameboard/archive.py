@@ -1,5 +1,6 @@
 """What the board keeps besides the game in progress: the last KEEP_FINISHED finished games as
-game records (docs/rules.md) in `games/` under the saves' root, and the crash log `error.log`.
+game records (docs/rules.md) in `games/` under the saves' root, the crash log `error.log`, and
+the count of restarts in a row, each soon after the one before (gameboard.app.main).
 
 Used at the end of a game, for the host link's `games` and `game` commands and after a crash,
 so the board imports it only then and forgets it after (gameboard.forget), with iago.record,
@@ -9,6 +10,11 @@ which writes the records: neither takes heap while a game is played.
 import os
 
 KEEP_FINISHED = 20
+# Restarts in a row, each within 10 s of the one before, before the saved game is set aside
+# (it may be what crashes the firmware), and before the board stops with a fault, not a loop.
+SET_ASIDE_AFTER = 2
+STOP_AFTER = 4
+RESTARTS = "restarts"     # the count's file under the root (main removes it once a start lasts)
 
 
 def finished_ids(saves):
@@ -42,23 +48,65 @@ def save_finished(saves, game, headers=None):
 
 
 def read_finished(saves, game_id):
-    """The record text of a kept game; raises KeyError for an unknown id."""
+    """The record text of a kept game; raises KeyError for an unknown id, ValueError for a
+    record that cannot be read back (damaged on the flash)."""
     try:
-        with open(_finished_path(saves, game_id)) as f:
-            return f.read()
+        with open(_finished_path(saves, game_id), "rb") as f:
+            raw = f.read()
     except OSError:
         raise KeyError(game_id)
+    try:
+        return raw.decode()
+    except ValueError:
+        raise ValueError("the record of game %d is damaged (not text)" % game_id)
 
 
 def log_error(saves, text, limit=4096):
-    """Append to error.log, keeping only the newest `limit` bytes."""
-    path = saves.root + "error.log"
-    old = ""
+    """Append to error.log, keeping only the newest `limit` bytes. `saves`: the Saves, or its
+    root folder when the start failed before there were any."""
+    path = getattr(saves, "root", saves) + "error.log"
+    old = b""
     try:
-        with open(path) as f:
+        size = os.stat(path)[6]
+        with open(path, "rb") as f:        # bytes: a damaged log must not stop the logging
+            if size > limit:
+                f.seek(size - limit)
             old = f.read()
     except OSError:
         pass
-    text = (old + text)[-limit:]
-    with open(path, "w") as f:
-        f.write(text)
+    data = (old + text.encode())[-limit:]
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def count_restart(root):
+    """Count a start that follows a restart (the last run crashed or hung) in the file
+    RESTARTS under `root`, which main removes once a start has run a while. From
+    SET_ASIDE_AFTER restarts in a row on, the saved game is set aside as game.bad (it may be
+    what crashes the board): returns what to report then, else None. At STOP_AFTER the board
+    stops with a fault (hw.fault) instead."""
+    path = root + RESTARTS
+    count = 0
+    try:
+        with open(path, "rb") as f:
+            count = int(f.read(8).decode())
+    except Exception:       # none yet, or damaged: count afresh
+        pass
+    count = max(count, 0) + 1
+    try:
+        with open(path, "w") as f:
+            f.write(str(count))
+    except OSError:
+        pass
+    if count >= STOP_AFTER:
+        from gameboard import hw
+        hw.fault("the firmware restarted %d times in a row, each within seconds of the last; "
+                 "error.log has why. Power the board off and on to try again" % count)
+    if count < SET_ASIDE_AFTER:
+        return None
+    try:
+        os.rename(root + "game.json", root + "game.bad")
+    except OSError:
+        return None         # no saved game (or none that can be moved)
+    return ("the firmware restarted %d times in a row, each within seconds of the last: the "
+            "saved game was set aside as game.bad and a new game begins" % count)

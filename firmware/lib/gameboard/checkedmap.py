@@ -5,7 +5,9 @@ stay in the heap after the module is dropped (about 4 KB on a Pico in play, docs
 So the first start after the map changes checks it and keeps the result beside the saves, with
 the SHA-256 of the map's bytes and of the checker's own file; while that still matches, later
 starts read the copy back without the checker. An edited map, or new firmware, is checked
-again, so a mistake in the map is still reported.
+again, so a mistake in the map is still reported. The copy is one JSON line and its checksum
+line, as the saved game is: a copy damaged in any way (bad bytes, any size) is not read back
+but made again from the map.
 """
 
 import binascii
@@ -13,7 +15,14 @@ import hashlib
 import json
 import os
 
-FORMAT = 1   # of the checked copy
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+FORMAT = 2   # of the checked copy (1: the same without the checksum line)
+_MAX_COPY = const(16384)   # a copy is under 2 KB; a larger file is damage, not read into the heap
 # The tables the scan and LED paths index: bytearrays; the other lists are tuples.
 _TABLES = ("cell_of_crossing", "crossing_of_cell", "led_of_cell", "cell_of_led")
 
@@ -39,24 +48,34 @@ kept_now = False
 
 
 def load(map_path, checked_path):
-    """The board map at `map_path`, its checked copy kept at `checked_path`. Raises OSError
-    or boardmap.BoardMapError (a ValueError)."""
+    """The board map at `map_path`, its checked copy kept at `checked_path`. Raises
+    boardmap.BoardMapError (a ValueError) for a map it cannot use: missing, unreadable (bad
+    bytes, too large for the heap) or wrong."""
     global kept_now
     kept_now = False
-    with open(map_path, "rb") as f:
-        raw = f.read()
-    hasher = hashlib.sha256(raw)
-    hasher.update(_checker())
-    digest = binascii.hexlify(hasher.digest()).decode()
-    bmap = _read(checked_path, digest)
-    if bmap is not None:
-        return bmap
-    from gameboard import boardmap
-    bmap = boardmap.parse(raw.decode(), map_path)
-    copy = {"format": FORMAT, "sha256": digest, "map": boardmap.checked_copy(bmap)}
+    try:
+        with open(map_path, "rb") as f:
+            raw = f.read()
+        hasher = hashlib.sha256(raw)
+        hasher.update(_checker())
+        digest = binascii.hexlify(hasher.digest()).decode()
+        bmap = _read(checked_path, digest)
+        if bmap is not None:
+            return bmap
+        from gameboard import boardmap
+        bmap = boardmap.parse(raw.decode(), map_path)
+    except Exception as exc:
+        from gameboard import boardmap
+        if isinstance(exc, boardmap.BoardMapError):
+            raise
+        raise boardmap.BoardMapError("board map: %s cannot be read (%s)" % (
+            map_path, str(exc) or exc.__class__.__name__))
+    raw = b""
+    body = json.dumps({"format": FORMAT, "sha256": digest, "map": boardmap.checked_copy(bmap)})
     try:
         with open(checked_path + ".tmp", "w") as f:
-            json.dump(copy, f)
+            f.write(body)
+            f.write("\n" + _crc_line(body.encode()) + "\n")
         os.rename(checked_path + ".tmp", checked_path)
     except OSError:
         return bmap      # a full or read-only flash: the map is checked at every start instead
@@ -64,15 +83,23 @@ def load(map_path, checked_path):
     return bmap
 
 
+def _crc_line(body):
+    return "crc %08x" % (binascii.crc32(body) & 0xFFFFFFFF)
+
+
 def _read(path, digest):
     """The checked copy at `path` if it is of the map and checker of `digest`, else None."""
     try:
-        with open(path) as f:
-            kept = json.load(f)
-        if kept["format"] == FORMAT and kept["sha256"] == digest:
-            return _read_back(kept["map"])
-    except (OSError, ValueError, KeyError, TypeError):
-        pass        # none kept yet, another map or checker, or a damaged copy
+        if os.stat(path)[6] > _MAX_COPY:
+            return None
+        with open(path, "rb") as f:
+            lines = f.read().split(b"\n")
+        if len(lines) == 3 and not lines[2] and lines[1] == _crc_line(lines[0]).encode():
+            kept = json.loads(lines[0].decode())
+            if kept["format"] == FORMAT and kept["sha256"] == digest:
+                return _read_back(kept["map"])
+    except Exception:
+        pass        # none kept yet, or damaged in any way (even too large for the heap)
     return None
 
 

@@ -116,8 +116,14 @@ class Watchdog:
     """The RP2040 watchdog: resets the Pico unless fed within `timeout_ms` (at most 8388)."""
 
     def __init__(self, timeout_ms):
+        global _watchdog
         self.wdt = machine.WDT(timeout=min(timeout_ms, WDT_MAX_MS))
         self.feed = self.wdt.feed
+        _watchdog = self.wdt
+
+
+# The running watchdog, if any: once started it cannot be stopped, so fault() feeds it.
+_watchdog = None
 
 
 def restart():
@@ -130,14 +136,24 @@ def soft_restart():
     machine.soft_reset()
 
 
+def restarted():
+    """True if this start follows machine.reset() or the watchdog (the last run crashed or
+    hung), False after a power-on."""
+    return machine.reset_cause() == machine.WDT_RESET
+
+
 def fault(message):
-    """Stop on a fault the board cannot run with (a broken board map): repeat `message` on the
-    host link as an error event and blink the Pico's LED quickly. Never returns; no watchdog
-    is running yet, so the Pico stays here until the board map is mended."""
+    """Stop on a fault the board cannot run with (a broken board map, or a firmware that fails
+    at every start): repeat `message` on the host link as an error event every 2 s and blink
+    the Pico's LED quickly. Never returns: the Pico stays here, with the REPL reachable
+    (Ctrl-C), until it is mended and powered again. A watchdog already running is fed, so it
+    cannot turn the fault into a boot loop."""
     led = machine.Pin("LED", machine.Pin.OUT)
     line = json.dumps({"v": 1, "event": "error", "error": message})
     while True:
         print(line)
         for _ in range(20):
             led.toggle()
+            if _watchdog is not None:
+                _watchdog.feed()
             time.sleep_ms(100)

@@ -1,42 +1,110 @@
 """Reading back the game in progress from `game.json` (gameboard/saves.py writes it): used
-once at start-up, then forgotten (gameboard.forget), so it takes no heap in play."""
+once at start-up, then forgotten (gameboard.forget), so it takes no heap in play. A save that
+cannot be played on, whatever is wrong with it, is set aside as `game.bad` and reported."""
 
 import json
+import os
 from binascii import crc32
 
 import iago
-from gameboard.saves import FORMAT
+from gameboard.saves import FORMAT, SaveError
 from gameboard.settings import Settings
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
 
-def parse(text, layout):
-    """(settings, game, flips pending) of a save's `text`; raises ValueError (or any other
-    error of damaged data) for a save that cannot be played on. `layout`
+# A save is one short line and its checksum: a game of 81 placements with every claim and
+# flip is under 2 KB. A larger file is damage, refused before it is read into the heap.
+_MAX_BYTES = const(8192)
+
+
+def load(saves, layout):
+    """(settings, game, flips pending) of the save of `saves` (a Saves). Raises SaveError,
+    after setting the file aside, for any damage: bad bytes, wrong types, any size, any
+    error reading it."""
+    path = saves.game_path
+    try:
+        size = os.stat(path)[6]
+        if size > _MAX_BYTES:
+            raise ValueError("%d bytes, too large to be one" % size)
+        with open(path, "rb") as f:
+            raw = f.read()
+        return parse(raw, layout)
+    except Exception as exc:
+        why = str(exc) or exc.__class__.__name__    # a MemoryError has no message
+        if len(why) > 60:
+            why = why[:57] + "..."
+        where = "set aside as game.bad"
+        try:
+            os.rename(path, saves.root + "game.bad")
+        except OSError:      # game.bad cannot be replaced: never read this one again
+            where = "removed"
+            try:
+                os.remove(path)
+            except OSError:
+                where = "left in place: the flash refused to move it"
+        raise SaveError("saved game is damaged (%s); %s" % (why, where))
+
+
+def parse(raw, layout):
+    """(settings, game, flips pending) of a save's bytes `raw`; raises ValueError (or any
+    other error of damaged data) for a save that cannot be played on. `layout`
     (gameboard/layout.py; None: the hex board's) says which game the board plays."""
-    lines = text.split("\n")
-    if len(lines) < 2 or not lines[1].startswith("crc "):
-        raise ValueError("no checksum line")
+    if isinstance(raw, str):
+        raw = raw.encode()
+    # Exactly what Saves.save writes: the body, its checksum line, nothing after.
+    lines = raw.split(b"\n")
+    if len(lines) != 3 or lines[2]:
+        raise ValueError("not a body and a checksum line")
     body = lines[0]
-    if int(lines[1][4:], 16) != crc32(body.encode()) & 0xFFFFFFFF:
+    if lines[1] != ("crc %08x" % (crc32(body) & 0xFFFFFFFF)).encode():
         raise ValueError("checksum mismatch")
-    data = json.loads(body)
-    if data.get("format") != FORMAT:
-        raise ValueError("unknown format %r" % (data.get("format"),))
-    settings = Settings.from_dict(data["settings"])
-    if data.get("game", "iago") != (layout.game if layout else "iago"):
-        raise ValueError("it is a game of %s, and this board plays %s" % (
-            data.get("game", "iago"), layout.game if layout else "iago"))
-    if layout is None:
-        game = iago.Board(data["start"], settings.rules_object())
-    else:
-        game = layout.board(data["start"], settings)
-    claims = data.get("claims", [])
+    data = json.loads(body.decode())
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    if type(data.get("format")) is not int or data["format"] != FORMAT:
+        raise ValueError("unknown format")
+    settings = Settings.from_dict(data.get("settings"))
+    game_name = layout.game if layout else "iago"
+    if data.get("game", "iago") != game_name:
+        raise ValueError("it is not a game of %s, which this board plays" % game_name)
+    start = data["start"]
     moves = data["moves"]
+    claims = data.get("claims", [])
+    flips = data.get("flips", [])
+    if (type(start) is not str or not _all(moves, str) or not _all(claims, int)
+            or not _all(flips, str)):
+        raise ValueError("a field of the wrong type")
+    for ply in claims:
+        if not 0 <= ply <= len(moves):
+            raise ValueError("a claim before move %d of %d" % (ply + 1, len(moves)))
+    if layout is None:
+        game = iago.Board(start, settings.rules_object())
+    else:
+        game = layout.board(start, settings)
     for ply in range(len(moves)):
         if ply in claims and not game.claim_penalty():
             raise ValueError("claim before move %d refused" % (ply + 1))
         game.play(moves[ply])
     if len(moves) in claims:
         game.claim_penalty()
-    flips = [game.grid.parse_cell(name) for name in data.get("flips", [])]
-    return settings, game, flips
+    cells = []
+    for name in flips:
+        cell = game.grid.parse_cell(name)
+        if not game.cell(cell) or cell in cells:
+            raise ValueError("a flip pending on %s, empty or named twice" % name)
+        cells.append(cell)
+    return settings, game, cells
+
+
+def _all(items, kind):
+    """True if `items` is a list of `kind` only (true and false are not ints here)."""
+    if type(items) is not list:
+        return False
+    for item in items:
+        if type(item) is not kind:
+            return False
+    return True

@@ -58,19 +58,16 @@ class Saves:
         `layout` (gameboard/layout.py; default the hex board's) says which game the board
         plays: a saved game of another one is set aside like a damaged one.
 
-        Raises SaveError, after setting the file aside as game.bad, if it is corrupt.
+        Raises SaveError, after setting the file aside as game.bad, if it cannot be read or
+        played on: bad bytes, wrong types, any size (gameboard/savedgame.py).
         """
         try:
-            with open(self.game_path) as f:
-                text = f.read()
+            os.stat(self.game_path)
         except OSError:
             return None
         # Read once at start-up: the reading code is forgotten after (no heap in play).
-        from gameboard import savedgame
         try:
-            return savedgame.parse(text, layout)
-        except Exception as exc:  # any damage at all: set it aside, report, carry on
-            os.rename(self.game_path, self.root + "game.bad")
-            raise SaveError("saved game is damaged (%s); set aside as game.bad" % exc)
+            from gameboard import savedgame
+            return savedgame.load(self, layout)
         finally:
             forget("gameboard.savedgame")
