@@ -309,6 +309,9 @@ def main(root="/", map_path="/board.json"):
         if app is None and exc.__class__.__name__ == "BoardMapError":
             hw.fault("%s (%s)" % (exc, map_path))    # never returns
         log_exception(root if app is None else app.saves, exc)
-        serial.write(json.dumps({"v": 1, "event": "error",
-                                 "error": str(exc) or exc.__class__.__name__}) + "\n")
+        try:
+            serial.write(json.dumps({"v": 1, "event": "error",
+                                     "error": str(exc) or exc.__class__.__name__}) + "\n")
+        except Exception:
+            pass                    # no heap left to tell: restart all the same
         hw.restart()
