@@ -77,6 +77,7 @@ class SimBoard:
         self._events = []          # (time_us, seq, cell, closed): scheduled switch changes
         self._seq = 0
         self._forced = {}          # cell -> closed, overriding the disk while bouncing
+        self._generation = {}      # cell -> count of its switch's changes (stale chatter)
         from gameboard import boardmap
         self.boardmap = boardmap.load(self.map_path)
         from gameboard.layout import Layout
@@ -262,9 +263,13 @@ class SimBoard:
     def _schedule(self, after_ms, cell, closed):
         self._seq += 1
         heapq.heappush(self._events, (self.clock.us + int(after_ms * 1000), self._seq, cell,
-                                      closed))
+                                      closed, self._generation.get(cell, 0)))
 
     def _switch_changed(self, cell, closed):
+        # A new change of this switch ends the chatter of the one before: its scheduled
+        # flips are stale (else a flip landing after its release would leave it forced).
+        self._generation[cell] = self._generation.get(cell, 0) + 1
+        self._forced.pop(cell, None)
         if self.bounce_ms:
             # Contacts chatter: a few flips of the opposite state before they settle.
             t = 0.0
@@ -273,13 +278,15 @@ class SimBoard:
                 self._schedule(t, cell, not closed)
                 t += self.rng.uniform(0.2, 1.5)
                 self._schedule(t, cell, closed)
-            self._schedule(self.bounce_ms + 0.5, cell, None)
+            self._schedule(t + 0.5, cell, None)
             self._forced[cell] = closed
         self._sync_switches()
 
     def _apply_due_switches(self):
         while self._events and self._events[0][0] <= self.clock.us:
-            _, _, cell, closed = heapq.heappop(self._events)
+            _, _, cell, closed, generation = heapq.heappop(self._events)
+            if generation != self._generation.get(cell, 0):
+                continue                  # chatter of a change since superseded
             if closed is None:
                 self._forced.pop(cell, None)
             else:

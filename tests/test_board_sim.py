@@ -84,9 +84,8 @@ def test_capture_blinks_until_the_flip_is_done(board):
     board.flip("D5")
     assert board.disks[C("D5")] == "l"
     colours = blink_colours(board, "D5", 4000, 100)
-    # a captive is red, and now and then shows its hidden colour for a moment
-    assert sum(shows(board, c, palette.LIGHT_CAPTIVE) for c in colours) >= 30
-    assert any(shows(board, c, palette.LIGHT) for c in colours)
+    # a captive shows its hidden colour's red steadily (docs/board.md)
+    assert all(shows(board, c, palette.LIGHT_CAPTIVE) for c in colours)
     assert board.controller.agrees()
     events = [m["event"] for m in board.received() if "event" in m]
     assert "flip_done" in events and "flips_done" in events

@@ -249,12 +249,12 @@ def test_settings_on_the_empty_board():
 
 
 @pytest.mark.parametrize("palette_index", [0, 1])
-def test_captive_shows_its_hidden_colour_now_and_then(palette_index):
+def test_captive_shows_its_hidden_colour_steadily(palette_index):
     table = Table(Settings(rules="loose", palette=palette_index))
     for name in ("D4", "D5", "D6"):
         table.place(name)
     table.do_flips()
     pal_ = palette.PALETTES[palette_index]
     assert table.colour("D5", 1000) == palette.rgb(pal_, palette.LIGHT_CAPTIVE)
-    assert table.colour("D5", 4100) == palette.rgb(pal_, palette.LIGHT)
+    assert table.colour("D5", 4100) == palette.rgb(pal_, palette.LIGHT_CAPTIVE)   # no reveal
     assert palette.rgb(pal_, palette.DARK_CAPTIVE) != palette.rgb(pal_, palette.LIGHT_CAPTIVE)

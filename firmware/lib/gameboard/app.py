@@ -159,7 +159,12 @@ class App:
         if ctl.save_due and not self.debouncer.busy():
             # A save blocks the loop for 70-130 ms on a Pico, so not while a switch changes.
             ctl.save_due = False
-            self.saves.save(ctl.settings, ctl.game, ctl.flips_pending())
+            if ctl.tentative != NONE:
+                # Never a placement that has not settled: it may be a slide. Before it the
+                # board agreed, so nothing was left to turn.
+                self.saves.save(ctl.settings, ctl.game, (), True)
+            else:
+                self.saves.save(ctl.settings, ctl.game, ctl.flips_pending())
         if ctl.finished is not None:
             from gameboard import archive
             game_id = archive.save_finished(self.saves, ctl.finished)

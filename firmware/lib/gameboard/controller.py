@@ -282,6 +282,8 @@ class Controller:
         self.flips_of_last = False
         for c in range(self.n):
             self.face_ok[c] = 1
+            if self.present[c]:
+                self.suspect[c] = 1   # a disk of the old game: lifted, never played
         self._game_changed()
         if self.phase != STARTUP:
             self._enter(PLAY, now)
@@ -397,7 +399,6 @@ class Controller:
         face_ok = self.face_ok
         slow = (now // 400) & 1
         fast = (now // 125) & 1
-        reveal = now % 4000 < 300
         # A corner shows whose turn it is in short pulses, so it is never taken for a legal
         # move, which glows steadily in the same colour.
         pulse = now % 1500 < 250
@@ -439,8 +440,6 @@ class Controller:
                     colour = target if slow else face_colour[v ^ flip]  # "turn this"
                 elif over:
                     colour = self._result_colour(v, target, show, slow)
-                elif reveal and v & 4:
-                    colour = face_colour[v & 3]
                 else:
                     colour = target
             elif pregame and special[c] & _SETTINGS_HEX and c != chosen:
@@ -644,8 +643,12 @@ class Controller:
             self.face_ok[c] ^= 1
         if self.phase == OVER:
             self._enter(PLAY, now)
-        if self.present[cell]:
-            self.suspect[cell] = 1    # it must leave before it can be placed again
+        cells = game._cells
+        for c in range(self.n):
+            if self.present[c] and not cells[c]:
+                # The taken-back disk, and any put down early for the other side's turn:
+                # each must leave before it can be placed again.
+                self.suspect[c] = 1
         was_move = self.tentative == NONE
         self.tentative = NONE
         self.lifted_last = False

@@ -38,10 +38,12 @@ class Saves:
 
     # --- the game in progress --------------------------------------------------------------
 
-    def save(self, settings, game, flips_pending):
+    def save(self, settings, game, flips_pending, but_last=False):
+        """Save the game (`but_last`: without its last placement, which has not settled)."""
         name = game.grid.cell_name
+        moves = game.move_stack
         data = {"format": FORMAT, "settings": settings.as_dict(), "start": game.start_text,
-                "moves": [name(c) for c in game.move_stack],
+                "moves": [name(moves[i]) for i in range(len(moves) - (1 if but_last else 0))],
                 "claims": list(game.claims),
                 "flips": [name(c) for c in flips_pending]}
         if game.GAME != "iago":

@@ -1,0 +1,335 @@
+"""Physical play on the simulated board, and the invariants the board lives by.
+
+`Table` wraps a SimBoard (the unmodified firmware) with players' hands and a record of what the
+hands did, and `check()` tests the board's promise after any step:
+
+(a) whenever the board shows nothing to mend, the disks on the board and their faces are
+    exactly the game's position;
+(b) the settled move list changes only by a placement a player made (a disk put down to play,
+    not one put back while mending) or by losing its last move to a take-back; a power cut
+    loses no settled move; a new game starts only when asked or when a finished game's board is
+    cleared;
+(c) the LEDs show what `state` says: legal moves glow only when `legal` lists them, a disk to
+    remove blinks as an error, a missing disk shows the face it must have, a disk to turn shows
+    its two faces, a corner's turn signal is never lit steadily like a legal move;
+(d) the board always offers a way forward: `calm()` follows the LEDs and must bring the board
+    back to a position where the game goes on (or is over).
+
+Players read the board as a host does (`state`), which (c) ties to the LEDs.
+"""
+
+import iago
+from gameboard import palette
+from host_sim.simboard import SimBoard
+
+FACE = {iago.DARK: "D", iago.LIGHT: "L", iago.DARK_CAPTIVE: "d", iago.LIGHT_CAPTIVE: "l"}
+TURNED_IAGO = {"D": "d", "d": "D", "L": "l", "l": "L"}
+TURNED = {"D": "L", "L": "D"}
+FACE_COLOUR = {"D": palette.DARK, "L": palette.LIGHT, "d": palette.DARK_CAPTIVE,
+               "l": palette.LIGHT_CAPTIVE}
+SELECT_GPIO = 20     # hardware/board.json's `select` button: takes the last placement back
+
+
+class AgreementError(AssertionError):
+    pass
+
+
+def _with_log(method):
+    """Failures name the hands that led to them."""
+    def checked(self, *args):
+        try:
+            return method(self, *args)
+        except AgreementError as exc:
+            hands = "\n".join("  %r" % (entry,) for entry in self.log[-25:])
+            raise AgreementError("%s\nthe last hands:\n%s" % (exc, hands)) from None
+    return checked
+
+
+class Table:
+    """A simulated board with players' hands and the invariants' bookkeeping."""
+
+    def __init__(self, map_path=None, seed=0):
+        self.board = SimBoard(map_path, seed=seed)
+        self.board.advance(1300)              # the light check
+        self.layout = self.board.layout
+        self.turned = TURNED_IAGO if self.layout.game == "iago" else TURNED
+        self.step = 0
+        self.placed_by_hand = {}    # cell -> step of the last disk put down there to play
+        self.unplayed = {}          # cell -> step its move last left the move list
+        self.settled = []           # the settled move list at the last check
+        self.new_game_allowed = False
+        self.before_cut = None
+        self.log = []
+
+    def close(self):
+        self.board.close()
+
+    # --- what players see --------------------------------------------------------------
+
+    @property
+    def ctl(self):
+        return self.board.controller
+
+    def state(self):
+        ctl = self.ctl
+        if ctl is None or not hasattr(ctl, "differences"):
+            return None
+        return ctl.state()
+
+    def face_shown(self, cell):
+        """The face the game says a disk on `cell` must show (None: no disk belongs there)."""
+        value = self.ctl.game.cell(cell)
+        return FACE.get(value)
+
+    # --- hands ---------------------------------------------------------------------------
+
+    def note(self, *what):
+        self.log.append((self.step,) + what)
+
+    def place(self, cell, face=None, rest_ms=400):
+        """A disk put down to play it."""
+        self.step += 1
+        self.note("place", self.layout.cell_name(cell), rest_ms)
+        self.placed_by_hand[cell] = self.step
+        self.board.place(cell, face, rest_ms)
+        self.check()
+
+    def put_back(self, cell, face, rest_ms=100):
+        """A disk put (back) down while mending: a placement of its own only where the game
+        has no disk (the board cannot tell what a hand meant there)."""
+        self.step += 1
+        ctl = self.ctl
+        if ctl is not None and hasattr(ctl, "game") and not ctl.game.cell(cell):
+            self.placed_by_hand[cell] = self.step
+            # The one thing a reed switch cannot sense is a face: a disk put down where the
+            # game has none shows the mover's colour, as any placement does.
+            face = "D" if ctl.game.turn == iago.DARK else "L"
+        else:
+            self.placed_by_hand.pop(cell, None)
+        self.note("put", self.layout.cell_name(cell), face)
+        self.board.put(cell, face, rest_ms)
+        self.check()
+
+    def lift(self, cell, hold_ms=50):
+        self.step += 1
+        self.note("lift", self.layout.cell_name(cell), hold_ms)
+        face = self.board.lift(cell, hold_ms)
+        self.check()
+        return face
+
+    def slide(self, path, step_ms=40):
+        self.step += 1
+        self.note("slide", [self.layout.cell_name(c) for c in path])
+        self.placed_by_hand[path[-1]] = self.step
+        for c in path[:-1]:
+            self.placed_by_hand.pop(c, None)
+        self.board.slide(path, step_ms)
+        self.check()
+
+    def wait(self, ms):
+        self.step += 1
+        self.note("wait", ms)
+        self.board.advance(ms)
+        self.check()
+
+    def command(self, message):
+        self.step += 1
+        self.note("command", message)
+        if message.get("cmd") == "new_game":
+            self.new_game_allowed = True
+        self.board.send(message)
+        self.board.advance(20)
+        self.check()
+
+    def press_select(self, hold_ms=80):
+        self.step += 1
+        self.note("select")
+        circuit = self.board.circuit
+        circuit.press(SELECT_GPIO)
+        self.board.advance(hold_ms)
+        circuit.press(SELECT_GPIO, False)
+        self.board.advance(40)
+        self.check()
+
+    def power_cut(self, off_ms=200):
+        self.step += 1
+        self.note("power_cut", off_ms)
+        self.check()                 # the settled moves the cut must not lose
+        self.before_cut = list(self.settled)
+        self.board.power_cut()
+        self.board.advance(off_ms)
+        self.board.power_on()
+        self.board.advance(1300)
+        self.check()
+
+    def turn(self, cell, hold_ms=350):
+        """Lift a disk, turn it over and put it back."""
+        face = self.lift(cell, hold_ms)
+        self.put_back(cell, self.turned[face])
+
+    # --- mending as the LEDs ask -----------------------------------------------------------
+
+    def mend_once(self, rng=None, brisk=False):
+        """Do one thing the board asks for; False if it asks for nothing."""
+        state = self.state()
+        if state is None or state["phase"] == "startup":
+            self.wait(100)
+            return True
+        parse = self.layout.parse_cell
+        disks = self.board.disks
+        for name in state["extra"]:
+            cell = parse(name)
+            if cell in disks:
+                self.lift(cell, 20)
+                return True
+        for name in state["missing"]:
+            cell = parse(name)
+            if cell not in disks:
+                self.put_back(cell, self.face_shown(cell), 60 if brisk else 150)
+                return True
+        for name in state["flips_pending"]:
+            cell = parse(name)
+            if cell in disks:
+                self.turn(cell, 60 if brisk else 350)
+                return True
+        if state["tentative"]:
+            self.wait(100)
+            return True
+        if state["phase"] == "over":
+            if disks:
+                self.lift(next(iter(disks)), 5)
+                self.new_game_allowed = True
+                return True
+            return False
+        return False
+
+    @_with_log
+    def calm(self, limit=400):
+        """(d): follow the LEDs without mistakes until the game can go on."""
+        for _ in range(limit):
+            if not self.board.powered:
+                self.board.power_on()
+                self.board.advance(1300)
+            if not self.mend_once():
+                state = self.state()
+                if state["legal"] or state["phase"] == "over" or self.ctl.game.is_game_over():
+                    return state
+                if self.ctl.settings.computer_side() == self.ctl.game.turn:
+                    self.wait(200)
+                    continue
+                raise AgreementError("nothing to mend, yet no way forward: %r" % (state,))
+            self.check()
+        raise AgreementError("the board never came back to play: %r" % (self.state(),))
+
+    # --- the invariants -----------------------------------------------------------------------
+
+    @_with_log
+    def check(self):
+        state = self.state()
+        if state is None or state["phase"] == "startup":
+            return
+        self._check_agreement(state)
+        self._check_moves(state)
+        self._check_leds(state)
+
+    def _check_agreement(self, state):
+        """(a)"""
+        if (state["extra"] or state["missing"] or state["flips_pending"] or state["tentative"]
+                or state["waiting"]):
+            return
+        game = self.ctl.game
+        pregame = game.ply() == 0
+        for cell in range(self.layout.cells):
+            want = FACE.get(game.cell(cell))
+            have = self.board.disks.get(cell)
+            if have is not None and want is None and pregame and (
+                    self.layout.setting_at(cell) or cell == self.layout.demo_cell):
+                continue                       # a disk resting on a settings hex
+            if want != have:
+                raise AgreementError("the board shows nothing to mend, but %s holds %r where "
+                                     "the game has %r (%s)" % (self.layout.cell_name(cell),
+                                                               have, want, state["position"]))
+
+    def _check_moves(self, state):
+        """(b)"""
+        moves = [self.layout.parse_cell(n) for n in state["moves"]]
+        if state["tentative"]:
+            moves = moves[:-1]
+        old = self.settled
+        names = [self.layout.cell_name(c) for c in old]
+        if self.before_cut is not None:
+            if moves != self.before_cut:
+                raise AgreementError("a power cut changed the settled moves from %s to %s" % (
+                    names, state["moves"]))
+            self.before_cut = None
+        if moves == old:
+            return
+        if not moves and self.new_game_allowed:
+            pass
+        else:
+            # At most one move taken back, then placements made by hands.
+            kept = 0
+            while kept < min(len(old), len(moves)) and old[kept] == moves[kept]:
+                kept += 1
+            if len(old) - kept > 1:
+                raise AgreementError("the move list jumped from %s to %s" % (
+                    names, state["moves"]))
+            if kept < len(old):
+                self.unplayed[old[-1]] = self.step
+            for cell in moves[kept:]:
+                if self.placed_by_hand.get(cell, -1) <= self.unplayed.get(cell, -1):
+                    raise AgreementError("%s was played, but no hand put a disk there to play "
+                                         "it (moves %s -> %s)" % (
+                                             self.layout.cell_name(cell), names,
+                                             state["moves"]))
+        self.new_game_allowed = False
+        self.settled = moves
+
+    def _check_leds(self, state):
+        """(c): the LED of every hex against what `state` says of it."""
+        app = self.board.app
+        if app is None or app.controller is not self.ctl or state["phase"] == "over":
+            return
+        ctl = self.ctl
+        pal = palette.PALETTES[ctl.settings.palette]
+        leds = app.leds
+        scale = leds.scale
+        by_colour = {}
+        for k in range(len(pal) // 3):
+            rgb = tuple((leds.level(v) * scale) >> 12 for v in pal[3 * k:3 * k + 3])
+            by_colour.setdefault(rgb, set()).add(k)
+        colours = self.board.circuit.led_colours()
+        parse = self.layout.parse_cell
+        legal = {parse(n) for n in state["legal"]}
+        extra = {parse(n) for n in state["extra"]}
+        missing = {parse(n) for n in state["missing"]}
+        flips = {parse(n) for n in state["flips_pending"]}
+        waiting = parse(state["waiting"]) if state["waiting"] else None
+        hint = palette.HINT_DARK if state["turn"] == "dark" else palette.HINT_LIGHT
+        pregame = not state["moves"]
+        for cell in range(self.layout.cells):
+            if cell in (ctl.flash_cell, ctl.engine_move) or (
+                    pregame and (self.layout.setting_at(cell) or cell == self.layout.demo_cell)):
+                continue
+            shown = by_colour.get(colours[cell], {None})
+            face = self.face_shown(cell)
+            if cell in extra:
+                allowed = {palette.ERROR, palette.OFF}
+            elif cell in missing:
+                allowed = {FACE_COLOUR[face], palette.OFF}
+            elif cell in flips:
+                allowed = {FACE_COLOUR[face], FACE_COLOUR[self.turned[face]]}
+            elif face is not None:
+                allowed = {FACE_COLOUR[face]}
+            elif cell == waiting:
+                allowed = {FACE_COLOUR["D" if state["turn"] == "dark" else "L"], palette.OFF}
+            elif cell in legal and ctl.settings.hints:
+                allowed = {hint}
+            elif cell in self.layout.corners:
+                allowed = {hint, palette.OFF}       # the turn signal's pulse
+            else:
+                allowed = {palette.OFF}
+            if not shown & allowed:
+                raise AgreementError("%s shows %r (palette %s), state allows %s: %r" % (
+                    self.layout.cell_name(cell), colours[cell], sorted(shown, key=str),
+                    sorted(allowed), state))

@@ -1,0 +1,194 @@
+"""The board's promise under any sequence of hands: a stateful, shrinking fuzzer of physical
+play on the simulated board (the unmodified firmware), checking the invariants of
+tests/physical_play.py after every step.
+
+The players mostly follow the LEDs (mend what is asked, place on a legal hex) but also make
+every mistake people make: a disk put down early, the wrong disk lifted, a disk bumped off and
+put back, take-backs at any moment (holding the last disk off, the select button, the host
+link), slides, switch bounce, crosstalk, power cuts at any instant, at paces from brisk to slow.
+
+`make test` runs a seeded budget of examples; `make soak` runs many more (AGREEMENT_EXAMPLES).
+"""
+
+import os
+
+import hypothesis.strategies as st
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from physical_play import Table
+
+EXAMPLES = int(os.environ.get("AGREEMENT_EXAMPLES", "25"))
+STEPS = int(os.environ.get("AGREEMENT_STEPS", "60"))
+
+pace = st.sampled_from([50, 90, 140, 400, 1200])
+
+
+class PhysicalPlay(RuleBasedStateMachine):
+    """One board, many hands."""
+
+    @initialize(rules=st.sampled_from([("standard", False), ("loose+simple", False),
+                                       ("standard", True)]))
+    def start(self, rules):
+        self.table = Table()
+        if rules != ("standard", False):
+            self.table.command({"cmd": "settings",
+                                "settings": {"rules": rules[0], "penalty": rules[1]}})
+
+    def teardown(self):
+        table = getattr(self, "table", None)
+        if table is not None:
+            try:
+                table.calm()          # (d) at the end of every run too
+            finally:
+                table.close()
+
+    # --- reading the board ------------------------------------------------------------------
+
+    def _state(self):
+        if not self.table.board.powered:
+            self.table.board.power_on()
+            self.table.board.advance(1300)
+        return self.table.state()
+
+    def _pick(self, data, cells):
+        cells = sorted(cells)
+        return cells[data.draw(st.integers(0, len(cells) - 1))] if cells else None
+
+    # --- following the LEDs -----------------------------------------------------------------
+
+    @rule(data=st.data(), rest=pace)
+    def place_a_legal_disk(self, data, rest):
+        state = self._state()
+        parse = self.table.layout.parse_cell
+        cell = self._pick(data, [parse(n) for n in state["legal"]])
+        if cell is not None and cell not in self.table.board.disks:
+            self.table.place(cell, rest_ms=rest)
+
+    @rule(brisk=st.booleans(), times=st.integers(1, 6))
+    def mend(self, brisk, times):
+        for _ in range(times):
+            if not self.table.mend_once(brisk=brisk):
+                break
+            self.table.check()
+
+    @rule(ms=st.sampled_from([20, 120, 350, 1000, 2500]))
+    def wait(self, ms):
+        self.table.wait(ms)
+
+    # --- mistakes ---------------------------------------------------------------------------
+
+    @rule(data=st.data(), rest=pace)
+    def place_early_or_anywhere(self, data, rest):
+        """A disk put down where the game would take one, whatever the board shows now (early,
+        while flips are pending), or on any empty hex."""
+        game = self.table.ctl.game if self._state() else None
+        if game is None:
+            return
+        empty = [c for c in range(self.table.layout.cells) if c not in self.table.board.disks]
+        wanted = [c for c in game.legal_moves if c not in self.table.board.disks]
+        cell = self._pick(data, wanted if wanted and data.draw(st.booleans()) else empty)
+        if cell is not None:
+            self.table.place(cell, rest_ms=rest)
+
+    @rule(data=st.data(), hold=st.sampled_from([30, 80, 300, 900, 1700]),
+          turn=st.booleans())
+    def lift_a_disk_and_put_it_back(self, data, hold, turn):
+        """A bump, the wrong disk picked up (and put back as the LEDs show), or a flip."""
+        if self._state() is None:
+            return
+        cell = self._pick(data, self.table.board.disks)
+        if cell is None:
+            return
+        face = self.table.lift(cell, hold)
+        if self.table.board.powered and self.table.state() is not None:
+            shown = self.table.face_shown(cell)
+            if turn and shown is not None:
+                face = shown                     # what the blinking LED asks for
+        self.table.put_back(cell, face)
+
+    @rule(data=st.data())
+    def lift_a_disk_and_leave_it_off(self, data):
+        if self._state() is None:
+            return
+        cell = self._pick(data, self.table.board.disks)
+        if cell is not None:
+            self.table.lift(cell, 40)
+
+    @rule(hold=st.sampled_from([1600, 2200]), put_back=st.booleans())
+    def take_back_by_holding_the_last_disk_off(self, hold, put_back):
+        state = self._state()
+        if not state or not state["moves"]:
+            return
+        cell = self.table.layout.parse_cell(state["moves"][-1])
+        if cell not in self.table.board.disks:
+            return
+        face = self.table.lift(cell, hold)
+        if put_back:
+            self.table.put_back(cell, face)
+
+    @rule(how=st.sampled_from(["link", "button"]))
+    def take_back(self, how):
+        if self._state() is None:
+            return
+        if how == "link":
+            self.table.command({"cmd": "take_back"})
+        else:
+            self.table.press_select()
+
+    @rule(data=st.data(), length=st.integers(2, 4), step=st.sampled_from([15, 40, 120]))
+    def slide_a_disk(self, data, length, step):
+        if self._state() is None:
+            return
+        grid = self.table.layout.grid
+        cell = self._pick(data, [c for c in range(self.table.layout.cells)
+                                 if c not in self.table.board.disks])
+        path = [cell]
+        for _ in range(length - 1):
+            nexts = [n for n in (grid.neighbour(path[-1], d) for d in range(6))
+                     if n is not None and n not in self.table.board.disks and n not in path]
+            if not nexts:
+                break
+            path.append(self._pick(data, nexts))
+        if len(path) > 1:
+            self.table.slide(path, step)
+
+    @rule(bounce=st.sampled_from([0, 0, 3, 8]), crosstalk=st.sampled_from([0.0, 0.0, 0.3]))
+    def switches_misbehave(self, bounce, crosstalk):
+        self.table.board.bounce_ms = bounce
+        self.table.board.crosstalk = crosstalk
+        self.table.note("switches", bounce, crosstalk)
+
+    @rule(after=st.integers(0, 400), off=st.sampled_from([5, 300]))
+    def power_cut(self, after, off):
+        """The plug pulled at any instant of the firmware's work (mid-save included)."""
+        self.table.wait(after)
+        self.table.power_cut(off)
+
+    @precondition(lambda self: getattr(self, "table", None) is not None)
+    @rule()
+    def new_game_by_command(self):
+        if self._state() is None:
+            return
+        self.table.command({"cmd": "new_game"})
+
+    # --- after every step -------------------------------------------------------------------
+
+    @invariant()
+    def the_board_keeps_its_promise(self):
+        table = getattr(self, "table", None)
+        if table is not None and table.board.powered:
+            table.check()
+
+    @precondition(lambda self: getattr(self, "table", None) is not None)
+    @rule()
+    def a_way_forward(self):
+        self.table.calm()
+
+
+PhysicalPlay.TestCase.settings = settings(
+    max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None, derandomize=True,
+    suppress_health_check=list(HealthCheck), print_blob=True,
+    phases=list(Phase) if os.environ.get("AGREEMENT_SHRINK", "1") == "1" else
+    [Phase.explicit, Phase.reuse, Phase.generate])
+test_physical_play = PhysicalPlay.TestCase
