@@ -115,7 +115,7 @@ WRONG_FIELDS = [
     [], "text", 7, None, {"format": 1.0}, {"format": True}, {"settings": None},
     {"settings": []}, {"start": 5}, {"start": "nonsense"}, {"moves": "E4"},
     {"moves": {"0": "E4"}}, {"moves": ["E4", 6]}, {"moves": ["E4", "E4"]}, {"claims": [True]},
-    {"claims": [0.0]}, {"claims": [99]}, {"claims": [-1]}, {"claims": "0"}, {"flips": "E4"},
+    {"claims": [0.0]}, {"claims": [-1]}, {"claims": "0"}, {"flips": "E4"},
     {"flips": ["A1"]}, {"flips": ["E4", "E4"]}, {"flips": [None]}, {"flips": ["Z9"]},
     {"game": "othello"}, {"game": None},
 ]

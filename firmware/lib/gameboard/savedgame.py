@@ -79,8 +79,8 @@ def parse(raw, layout):
             or not _all(flips, str)):
         raise ValueError("a field of the wrong type")
     for ply in claims:
-        if not 0 <= ply <= len(moves):
-            raise ValueError("a claim before move %d of %d" % (ply + 1, len(moves)))
+        if ply < 0:
+            raise ValueError("a claim before move %d" % (ply + 1))
     if layout is None:
         game = iago.Board(start, settings.rules_object())
     else:
@@ -91,6 +91,7 @@ def parse(raw, layout):
         game.play(moves[ply])
     if len(moves) in claims:
         game.claim_penalty()
+    # A claim past the moves is of a placement not saved (it had not settled): dropped.
     cells = []
     for name in flips:
         cell = game.grid.parse_cell(name)
