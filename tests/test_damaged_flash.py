@@ -413,14 +413,14 @@ def start(circuit, root, cause=None):
     return "returned"
 
 
-def restarts_until_it_runs(circuit, clock, root, limit=8, cause=None):
+def restarts_until_it_runs(circuit, clock, root, limit=8, cause=None, stop_ms=15_000):
     """Start (after a reset of `cause`, if given), then restart after every reset (at most
-    `limit` starts); the board is stopped 15 s after it last started. Returns how each start
-    ended."""
+    `limit` starts); the board is stopped `stop_ms` after it last started. Returns how each
+    start ended."""
     ends = []
     while len(ends) < limit:
         hooks = list(clock.sleep_hooks)
-        stop_after(clock, 15_000)
+        stop_after(clock, stop_ms)
         ends.append(start(circuit, root, cause))
         clock.sleep_hooks[:] = hooks
         if ends[-1] != "reset":
@@ -525,6 +525,28 @@ def test_a_damaged_restart_count_counts_afresh(tmp_path, pico):
     assert start(circuit, tmp_path, WDT_RESET) == "stopped"
     assert (tmp_path / "restarts").read_text() == "1"
     assert (tmp_path / "game.json").exists()
+
+
+def test_random_bytes_in_the_restart_count_never_loop(tmp_path, pico):
+    """The count is read at a start after a restart: whatever it holds, the board plays (the
+    count taken afresh, or as a number) or stops with its fault; it never loops or crashes."""
+    circuit, clock = pico
+    path = tmp_path / "restarts"
+
+    @seeded(25)
+    @given(st.binary(max_size=12) | st.integers(-5, 10).map(lambda n: str(n).encode()))
+    def damaged(content):
+        path.write_bytes(content)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            ends = restarts_until_it_runs(circuit, clock, tmp_path, limit=1, cause=WDT_RESET,
+                                          stop_ms=2_000)
+        assert ends == ["stopped"] and circuit.watchdog_resets == 0
+        errors = [m["error"] for m in printed(out) if m.get("event") == "error"]
+        count = int(path.read_text())
+        assert count >= 1 and bool(errors) == (count >= archive.STOP_AFTER)
+
+    damaged()
 
 
 def test_a_damaged_save_under_main_plays_instead_of_blaming_the_map(tmp_path, pico):
