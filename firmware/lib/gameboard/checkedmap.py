@@ -70,7 +70,7 @@ def load(map_path, checked_path):
             raise
         raise boardmap.BoardMapError("board map: %s cannot be read (%s)" % (
             map_path, str(exc) or exc.__class__.__name__))
-    raw = b""
+    raw = b""        # the map's bytes are done with: their heap is the copy's now
     body = json.dumps({"format": FORMAT, "sha256": digest, "map": boardmap.checked_copy(bmap)})
     try:
         with open(checked_path + ".tmp", "w") as f:

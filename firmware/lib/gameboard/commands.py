@@ -21,7 +21,7 @@ def run(link, msg, now, frequent=None):
     for key in msg:
         if key != "cmd" and key != "id" and key not in takes:
             raise ValueError("%s takes %s, not %s" % (
-                cmd, " and ".join(['"%s"' % name for name in takes]) or "no fields",
+                cmd, " or ".join(['"%s"' % name for name in takes]) or "no fields",
                 '"%s"' % key[:20]))
     if frequent is not None:
         return frequent(link, msg, now)
