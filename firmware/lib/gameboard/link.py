@@ -80,11 +80,16 @@ class Link:
                 raise ValueError("not JSON: %s" % _clip(line))
             if not isinstance(msg, dict):
                 raise ValueError("a command is a JSON object with a \"cmd\" field")
-            cmd = msg.get("cmd")
             msg_id = msg.get("id")
-            if not isinstance(cmd, str) or cmd not in COMMANDS:
+            name = msg.get("cmd")
+            if isinstance(name, str):
+                cmd = name
+            if cmd not in COMMANDS:
+                # A list or object is neither shown nor echoed: one nested deep enough would
+                # overflow the Pico's stack when written back.
                 raise ValueError("unknown command %s (known: %s)" % (
-                    json.dumps(cmd), ", ".join(COMMANDS)))
+                    json.dumps(name) if not isinstance(name, (list, dict)) else
+                    "of type " + type(name).__name__, ", ".join(COMMANDS)))
             handler = _FREQUENT.get(cmd)
             if handler is None or len(msg) > 1 + ("id" in msg):
                 try:
