@@ -192,8 +192,9 @@ class Table:
             if cell in disks:
                 self.turn(cell, 60 if brisk else 350)
                 return True
-        if state["tentative"]:
-            self.wait(100)
+        if state["tentative"] or any(parse(n) not in disks for n in state["extra"]) or any(
+                parse(n) in disks for n in state["missing"]):
+            self.wait(50)     # the switches' debounce has yet to tell the board
             return True
         if state["phase"] == "over":
             if disks:

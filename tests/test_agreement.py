@@ -192,3 +192,69 @@ PhysicalPlay.TestCase.settings = settings(
     phases=list(Phase) if os.environ.get("AGREEMENT_SHRINK", "1") == "1" else
     [Phase.explicit, Phase.reuse, Phase.generate])
 test_physical_play = PhysicalPlay.TestCase
+
+
+# --- what the fuzzer found, as plain regression tests -----------------------------------------
+
+def test_a_disk_turned_back_after_a_take_back_never_takes_a_second_move_back():
+    """E4 E6 D5 C4 (C4 captures D5), D5 turned; take_back: lift C4 and turn D5 back. Turning
+    D5 back first, while C4 is still down, is mending, not a take-back of D5."""
+    table = Table()
+    try:
+        parse = table.layout.parse_cell
+        for name in ("E4", "E6", "D5", "C4"):
+            table.place(parse(name))
+        assert table.state()["flips_pending"] == ["D5"]
+        table.turn(parse("D5"))
+        table.wait(400)
+        table.command({"cmd": "take_back"})
+        state = table.state()
+        assert state["moves"] == ["E4", "E6", "D5"]
+        assert state["extra"] == ["C4"] and state["flips_pending"] == ["D5"]
+        table.turn(parse("D5"))                 # turned back while C4 is still down
+        table.wait(500)
+        state = table.state()
+        assert state["moves"] == ["E4", "E6", "D5"] and state["extra"] == ["C4"]
+        assert state["flips_pending"] == [] and state["legal"] == []
+        table.lift(parse("C4"))
+        table.wait(100)
+        assert table.state()["legal"] and table.calm()
+    finally:
+        table.close()
+
+
+def test_a_disk_resting_on_a_settings_hex_steps_nothing_once_a_game_began():
+    """A disk slid onto a settings hex rested there while another disk was played: the
+    setting's timer used to fire after the first placement and crash the board."""
+    table = Table()
+    try:
+        parse = table.layout.parse_cell
+        table.board.place(parse("A2"), "D", rest_ms=100)      # the penalty hex, pregame
+        table.place(parse("E4"), rest_ms=600)
+        state = table.state()
+        assert state["moves"] == ["E4"] and state["settings"]["penalty"] is False
+        assert state["extra"] == ["A2"]                      # now just a disk to lift
+    finally:
+        table.close()
+
+
+def test_a_flip_saved_after_the_next_disk_landed_never_saves_that_disk():
+    """A flip's save waits while a switch is changing; when the next disk landed at once, the
+    save ran with that disk still tentative and wrote it as a move: after a power cut it came
+    back as a move nobody settled."""
+    table = Table()
+    try:
+        parse = table.layout.parse_cell
+        for name in ("E4", "E6", "D5", "C4"):
+            table.place(parse(name))
+        board = table.board
+        board.lift(parse("D5"), 350)
+        board.put(parse("D5"), "d", rest_ms=3)             # the flip, and at once ...
+        board.place(parse("C3"), "D", rest_ms=120)         # ... dark's next disk, tentative
+        assert table.state()["tentative"] == "C3"
+        table.power_cut(300)
+        state = table.state()
+        assert state["moves"] == ["E4", "E6", "D5", "C4"] and state["flips_pending"] == []
+        assert state["extra"] == ["C3"]
+    finally:
+        table.close()

@@ -216,7 +216,7 @@ class Controller:
                 elapsed(now, self.lifted_at) >= TAKEBACK_HOLD_MS):
             self.lifted_last = False
             self._undo(now, "held")
-        if (self.setting_cell != NONE and not self.setting_done and
+        if (self.setting_cell != NONE and not self.setting_done and self._pregame() and
                 elapsed(now, self.setting_since) >= _SETTING_HOLD_MS):
             self.setting_done = True
             self._step_setting(self.setting_cell, now)
