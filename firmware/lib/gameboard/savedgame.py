@@ -69,8 +69,10 @@ def parse(raw, layout):
         raise ValueError("unknown format")
     settings = Settings.from_dict(data.get("settings"))
     game_name = layout.game if layout else "iago"
-    if data.get("game", "iago") != game_name:
-        raise ValueError("it is not a game of %s, which this board plays" % game_name)
+    saved_name = data.get("game", "iago")
+    if saved_name != game_name:
+        raise ValueError("it is a game of %s, and this board plays %s" % (
+            saved_name[:12] if type(saved_name) is str else "nothing known", game_name))
     start = data["start"]
     moves = data["moves"]
     claims = data.get("claims", [])
