@@ -78,6 +78,7 @@ class SimBoard:
         self._seq = 0
         self._forced = {}          # cell -> closed, overriding the disk while bouncing
         self._generation = {}      # cell -> count of its switch's changes (stale chatter)
+        self.changed_at_us = 0     # when a hand last moved a disk
         from gameboard import boardmap
         self.boardmap = boardmap.load(self.map_path)
         from gameboard.layout import Layout
@@ -269,6 +270,7 @@ class SimBoard:
         # A new change of this switch ends the chatter of the one before: its scheduled
         # flips are stale (else a flip landing after its release would leave it forced).
         self._generation[cell] = self._generation.get(cell, 0) + 1
+        self.changed_at_us = self.clock.us
         self._forced.pop(cell, None)
         if self.bounce_ms:
             # Contacts chatter: a few flips of the opposite state before they settle.

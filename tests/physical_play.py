@@ -59,6 +59,7 @@ class Table:
         self.settled = []           # the settled move list at the last check
         self.new_game_allowed = False
         self.before_cut = None
+        self.was_over = False       # a cleared finished game starts a new one
         self.log = []
 
     def close(self):
@@ -177,6 +178,12 @@ class Table:
             return True
         parse = self.layout.parse_cell
         disks = self.board.disks
+        if state["phase"] == "over":              # clearing the board starts a new game
+            if disks:
+                self.lift(next(iter(disks)), 5)
+                self.new_game_allowed = True
+                return True
+            return False
         for name in state["extra"]:
             cell = parse(name)
             if cell in disks:
@@ -196,12 +203,6 @@ class Table:
                 parse(n) in disks for n in state["missing"]):
             self.wait(50)     # the switches' debounce has yet to tell the board
             return True
-        if state["phase"] == "over":
-            if disks:
-                self.lift(next(iter(disks)), 5)
-                self.new_game_allowed = True
-                return True
-            return False
         return False
 
     @_with_log
@@ -211,6 +212,9 @@ class Table:
             if not self.board.powered:
                 self.board.power_on()
                 self.board.advance(1300)
+            state = self.state()
+            if state is not None and state["phase"] == "over":
+                return state
             if not self.mend_once():
                 state = self.state()
                 if state["legal"] or state["phase"] == "over" or self.ctl.game.is_game_over():
@@ -232,12 +236,17 @@ class Table:
         self._check_agreement(state)
         self._check_moves(state)
         self._check_leds(state)
+        self.was_over = state["phase"] == "over"
 
     def _check_agreement(self, state):
         """(a)"""
         if (state["extra"] or state["missing"] or state["flips_pending"] or state["tentative"]
                 or state["waiting"]):
             return
+        board = self.board
+        if board.clock.us - board.changed_at_us < 1000 * (board.boardmap.debounce_ms +
+                                                          board.bounce_ms + 10):
+            return                  # a switch's change the debounce has yet to report
         game = self.ctl.game
         pregame = game.ply() == 0
         for cell in range(self.layout.cells):
@@ -265,7 +274,7 @@ class Table:
             self.before_cut = None
         if moves == old:
             return
-        if not moves and self.new_game_allowed:
+        if not moves and (self.new_game_allowed or self.was_over):
             pass
         else:
             # At most one move taken back, then placements made by hands.

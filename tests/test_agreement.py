@@ -258,3 +258,65 @@ def test_a_flip_saved_after_the_next_disk_landed_never_saves_that_disk():
         assert state["extra"] == ["C3"]
     finally:
         table.close()
+
+
+def test_a_power_cut_during_the_last_flips_ends_the_game_with_its_record():
+    """A cut while the players turned the last placement's disks restored straight into game
+    over with flips pending: no game_over, no record, and clearing the board then took the last
+    move back and resumed the old game."""
+    import random
+    rng = random.Random(3)
+    table = Table()
+    try:
+        board = table.board
+        parse = table.layout.parse_cell
+        while True:
+            state = table.calm()
+            game = table.ctl.game
+            moves = [parse(n) for n in state["legal"]]
+            table.place(rng.choice(moves))
+            if table.ctl.game.is_game_over():
+                break
+        assert table.state()["flips_pending"], "this seed's last placement turns disks"
+        table.wait(400)                                  # settled, flips still to do
+        table.turn(parse(table.state()["flips_pending"][0]))
+        board.received()
+        table.power_cut(300)
+        state = table.state()
+        assert state["phase"] == "play" and state["moves"][-1:] == [
+            table.layout.cell_name(game.peek())]
+        table.calm()
+        events = [m for m in board.received() if "event" in m]
+        assert [m["event"] for m in events if m["event"] in ("game_over", "saved_game")] == [
+            "game_over", "saved_game"]
+        assert table.state()["phase"] == "over"
+        assert len(board.command({"cmd": "games"})["games"]) == 1
+        for cell in list(board.disks):                   # clearing starts a new game
+            table.lift(cell, 5)
+        table.wait(100)
+        assert table.state()["moves"] == [] and table.state()["phase"] == "play"
+        assert len(board.command({"cmd": "games"})["games"]) == 1
+    finally:
+        table.close()
+
+
+def test_a_finished_game_keeps_one_record_however_often_the_power_goes():
+    """Restored into a finished game, the board makes sure its record is kept (the cut may
+    have come between the save and the record), and never keeps it twice."""
+    import random
+    rng = random.Random(5)
+    table = Table()
+    try:
+        parse = table.layout.parse_cell
+        while table.state()["phase"] != "over":
+            state = table.calm()
+            if state["phase"] == "over":
+                break
+            table.place(rng.choice([parse(n) for n in state["legal"]]))
+        table.wait(200)
+        for _ in range(3):
+            table.power_cut(300)
+            assert table.state()["phase"] == "over"
+        assert len(table.board.command({"cmd": "games"})["games"]) == 1
+    finally:
+        table.close()

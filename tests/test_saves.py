@@ -81,9 +81,10 @@ def test_finished_games_keep_the_last_twenty(tmp_path):
     game = iago.Board()
     while not game.is_game_over():
         game.push(list(game.legal_moves)[0])
-    for _ in range(KEEP_FINISHED + 3):
-        archive.save_finished(saves, game, [("Dark", "Ann")])
-    ids = archive.finished_ids(saves)
+    for n in range(KEEP_FINISHED + 3):
+        archive.save_finished(saves, game, [("Dark", "Ann %d" % n)])
+    assert archive.save_finished(saves, game, [("Dark", "Ann 22")]) == KEEP_FINISHED + 3
+    ids = archive.finished_ids(saves)        # the same game again is kept once
     assert ids == list(range(4, KEEP_FINISHED + 4))
     text = archive.read_finished(saves, ids[-1])
     from iago import record

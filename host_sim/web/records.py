@@ -85,9 +85,13 @@ def movers(state):
 
 
 def record_text(state, site="Iago board"):
-    """The game record (docs/rules.md) of the game in `state`."""
+    """The game record (docs/rules.md) of the game in `state`: its moves, never a tentative
+    placement (a disk that may yet slide on)."""
     headers = [("Site", site), ("Date", time.strftime("%Y.%m.%d"))]
-    return record.write(board_of(state), headers)
+    board = board_of(state)
+    if state.get("tentative") and board.ply():
+        board.pop()
+    return record.write(board, headers)
 
 
 def areas(state):

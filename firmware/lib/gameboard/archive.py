@@ -32,11 +32,19 @@ def _finished_path(saves, game_id):
 
 
 def save_finished(saves, game, headers=None):
-    """Write a finished game's record; keeps the last KEEP_FINISHED. Returns its id."""
+    """Write a finished game's record; keeps the last KEEP_FINISHED. Returns its id. The
+    newest record kept already, if it is this very game: a board restored into a finished
+    game after a power cut writes its record again, unless it was kept before the cut."""
     from iago import record
     ids = finished_ids(saves)
     game_id = ids[-1] + 1 if ids else 1
     text = record.write(game, headers)
+    if ids:
+        try:
+            if read_finished(saves, ids[-1]) == text:
+                return ids[-1]
+        except (KeyError, OSError, ValueError):
+            pass
     tmp = saves.games_dir + "/new.tmp"
     with open(tmp, "w") as f:
         f.write(text)

@@ -514,6 +514,10 @@ function renderMoves(state) {
       span.dataset.ply = j + 1;
       if (j === current - 1) span.classList.add("current");
       if (j >= current) span.classList.add("future");
+      if (!replay && state && state.tentative && j === moves.length - 1) {
+        span.classList.add("tentative");   // not a move until its disk rests
+        span.title = "placed, not yet a move";
+      }
       if (replay) {
         span.tabIndex = 0;
         span.title = "replay to here";
