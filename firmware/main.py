@@ -3,7 +3,7 @@ try:
     from gameboard import app
 except Exception as exc:    # the firmware's own files cannot be loaded (damaged, or no heap)
     import json
-    print(json.dumps({"v": 1, "event": "error", "error": "the firmware cannot start: %s" % exc}))
+    print(json.dumps({"v": 2, "event": "error", "error": "the firmware cannot start: %s" % exc}))
     raise
 
 app.main()

@@ -260,7 +260,7 @@ def test_the_same_sequence_with_diodes_plays_all_four_corners(tmp_path):
 def test_every_host_command_over_the_serial_port(board):
     assert board.command({"cmd": "ping", "id": 1})["id"] == 1
     version = board.command({"cmd": "version"})
-    assert (version["protocol"], version["game"]) == (1, "iago")
+    assert (version["protocol"], version["game"]) == (2, "iago")
     assert board.command({"cmd": "state"})["state"]["phase"] == "play"
     assert board.command({"cmd": "new_game", "rules": "simple"})["state"]["rules"] == "simple"
     assert board.command({"cmd": "settings", "settings": {"palette": 1}})["ok"]

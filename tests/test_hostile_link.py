@@ -274,7 +274,7 @@ def test_input_nested_deeper_than_the_picos_stack_is_answered(board, monkeypatch
     reply = board.command('{"cmd": %s}' % nested)
     assert reply["reply"] is None and "unknown command of type list" in reply["error"]
     reply = board.command('{"cmd": "ping", "id": {"a": %s}}' % nested)
-    assert reply == {"v": 1, "reply": "ping", "ok": False,
+    assert reply == {"v": 2, "reply": "ping", "ok": False,
                      "error": "maximum recursion depth exceeded"}
     assert board.restarts == 0 and board.command({"cmd": "ping", "id": [[1]]})["id"] == [[1]]
 
@@ -287,7 +287,7 @@ def test_a_memory_error_in_a_command_is_an_error_reply(board, monkeypatch):
         raise MemoryError()
     monkeypatch.setattr(controller.Controller, "suggest", no_heap)
     reply = board.command({"cmd": "suggest"})
-    assert reply == {"v": 1, "reply": "suggest", "ok": False,
+    assert reply == {"v": 2, "reply": "suggest", "ok": False,
                      "error": "out of memory"}
     assert board.restarts == 0 and board.command({"cmd": "ping"})["ok"]
 

@@ -34,7 +34,7 @@ class Port:
 
 def test_ping_and_version(tmp_path):
     port = Port(tmp_path)
-    assert port.cmd(cmd="ping", id=7) == {"v": 1, "reply": "ping", "ok": True, "pong": 1000,
+    assert port.cmd(cmd="ping", id=7) == {"v": 2, "reply": "ping", "ok": True, "pong": 1000,
                                           "id": 7}
     assert port.cmd(cmd="version")["firmware"] == "test"
 
@@ -98,7 +98,7 @@ def test_events_are_sent_with_the_version(tmp_path):
     port.link.pump()
     events = [json.loads(line) for line in port.lines]
     assert [e["event"] for e in events] == ["placed", "tentative"]
-    assert all(e["v"] == 1 for e in events)
+    assert all(e["v"] == 2 for e in events)
 
 
 def test_malformed_and_unknown_messages_get_error_replies(tmp_path):

@@ -225,7 +225,7 @@ def test_fault_reports_and_blinks_forever(board, capsys):
         b.hw.fault("board map: cells: missing E5")
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3              # repeated every 2 s
-    assert json.loads(lines[0]) == {"v": 1, "event": "error",
+    assert json.loads(lines[0]) == {"v": 2, "event": "error",
                                     "error": "board map: cells: missing E5"}
     assert b.circuit.pad(25)[0] == machine.OUT
 

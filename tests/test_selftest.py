@@ -346,7 +346,7 @@ def test_simulated_board_finds_a_stuck_and_a_swapped_switch(tmp_path):
         events = [m for m in board.received() if "event" in m]
         assert [e["event"] for e in events[:2]] == ["selftest_start", "selftest"]
         assert events[1]["cell"] == "E5" and events[1]["closed"] is True
-        assert {"v": 1, "event": "selftest_fault", "fault": "stuck", "cell": "E5"} in events
+        assert {"v": 2, "event": "selftest_fault", "fault": "stuck", "cell": "E5"} in events
         red = tuple(board.app.leds.level(v) for v in RED)
         assert board.led("E5") == red                     # stuck: red through the checklist
         run_checklist(board, st, skip=("H6",), ask_ms=2000)
@@ -355,7 +355,7 @@ def test_simulated_board_finds_a_stuck_and_a_swapped_switch(tmp_path):
                  e["cell"] != e["asked"]]
         assert [(e["asked"], e["cell"]) for e in swaps] == [("C3", "C4"), ("C4", "C3")]
         done = [e for e in events if e["event"] == "selftest_done"]
-        assert done == [{"v": 1, "event": "selftest_done", "stuck": ["E5"],
+        assert done == [{"v": 2, "event": "selftest_done", "stuck": ["E5"],
                          "swapped": [["C3", "C4"], ["C4", "C3"]], "silent": ["H6"],
                          "passed": 57}]
         board.advance(100)
@@ -381,7 +381,7 @@ def test_simulated_board_lights_the_chain_in_order_and_passes_a_good_build(map_p
         board.advance(start + LIGHTS_MS + 50 - board.clock.ms)
         run_checklist(board, st)
         done = [m for m in board.received() if m.get("event") == "selftest_done"]
-        assert done == [{"v": 1, "event": "selftest_done", "stuck": [], "swapped": [],
+        assert done == [{"v": 2, "event": "selftest_done", "stuck": [], "swapped": [],
                          "silent": [], "passed": 61}]
         green = tuple(board.app.leds.level(v) for v in GREEN)
         assert set(board.leds().values()) == {green} and board.app.leds.scale == 4096

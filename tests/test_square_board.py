@@ -116,7 +116,7 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
                 break
             if game.turn == mover:
                 passes += 1
-                assert events(log, "pass") == [{"v": 1, "event": "pass",
+                assert events(log, "pass") == [{"v": 2, "event": "pass",
                                                 "side": ("light", "dark")[mover - 1]}]
             else:
                 assert events(log, "pass") == []

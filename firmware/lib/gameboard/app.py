@@ -24,7 +24,7 @@ except ImportError:
     def const(x):
         return x
 
-FIRMWARE_VERSION = "0.3.0"
+FIRMWARE_VERSION = "0.4.0"
 # Private consts are inlined by MicroPython: no global, no interned name.
 _SCAN_PERIOD_MS = const(2)
 _ANIMATION_MS = const(20)   # blinking hexes are redrawn at 50 Hz
@@ -315,7 +315,7 @@ def main(root="/", map_path="/board.json"):
             hw.fault("%s (%s)" % (exc, map_path))    # never returns
         log_exception(root if app is None else app.saves, exc)
         try:
-            serial.write(json.dumps({"v": 1, "event": "error",
+            serial.write(json.dumps({"v": 2, "event": "error",
                                      "error": str(exc) or exc.__class__.__name__}) + "\n")
         except Exception:
             pass                    # no heap left to tell: restart all the same

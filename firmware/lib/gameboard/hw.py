@@ -149,7 +149,7 @@ def fault(message):
     (Ctrl-C), until it is mended and powered again. A watchdog already running is fed, so it
     cannot turn the fault into a boot loop."""
     led = machine.Pin("LED", machine.Pin.OUT)
-    line = json.dumps({"v": 1, "event": "error", "error": message})
+    line = json.dumps({"v": 2, "event": "error", "error": message})
     while True:
         print(line)
         for _ in range(20):

@@ -1,8 +1,8 @@
 """Host link: newline-delimited JSON over the USB serial port (docs/protocol.md).
 
-The board sends every controller event as `{"v": 1, "event": ...}` and answers each command
-`{"cmd": ..., "id": optional}` with `{"v": 1, "reply": cmd, "ok": true, ...}` or
-`{"v": 1, "reply": cmd, "ok": false, "error": "..."}`. A malformed or unknown message gets an
+The board sends every controller event as `{"v": 2, "event": ...}` and answers each command
+`{"cmd": ..., "id": optional}` with `{"v": 2, "reply": cmd, "ok": true, ...}` or
+`{"v": 2, "reply": cmd, "ok": false, "error": "..."}`. A malformed or unknown message gets an
 error reply and never disturbs the game. Bytes are fed in as they arrive, so reading the port
 never blocks the scan loop; a line longer than MAX_LINE is dropped with an error.
 """
@@ -18,7 +18,7 @@ except ImportError:
     def const(x):
         return x
 
-_VERSION = const(1)         # of the protocol
+_VERSION = const(2)         # of the protocol (docs/protocol.md)
 MAX_LINE = 512
 
 
