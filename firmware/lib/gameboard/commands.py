@@ -5,6 +5,8 @@ KeyError or TypeError is the refusal, its message the reply's error). Every fiel
 here, before anything changes: a command that is refused changes nothing and saves nothing.
 """
 
+import json
+
 from gameboard import forget
 from gameboard.settings import Settings
 
@@ -14,9 +16,17 @@ FIELDS = {"new_game": ("rules", "settings"), "settings": ("settings",), "game": 
 
 
 def run(link, msg, now, frequent=None):
-    """The reply's fields for `msg` once its fields are checked; `frequent` is the link's own
-    handler of a frequent command (state, stats) sent with fields besides "id"."""
-    cmd = msg["cmd"]
+    """The reply's fields for `msg` once its command and fields are checked; `frequent` is
+    the link's own handler of a frequent command (state, stats) sent with fields besides
+    "id"."""
+    cmd = msg.get("cmd")
+    if frequent is None and not (type(cmd) is str and cmd in HANDLERS):
+        from gameboard.link import COMMANDS
+        # A list or object is neither shown nor echoed: one nested deep enough would
+        # overflow the Pico's stack when written back.
+        raise ValueError("unknown command %s (known: %s)" % (
+            json.dumps(cmd) if not isinstance(cmd, (list, dict)) else
+            "of type " + type(cmd).__name__, ", ".join(COMMANDS)))
     takes = FIELDS.get(cmd, ())
     for key in msg:
         if key != "cmd" and key != "id" and key not in takes:
