@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: all test typecheck bench venv node_modules clean sim deploy repl hardware
+.PHONY: all test typecheck bench soak venv node_modules clean sim deploy repl hardware
 all: test
 
 # Python virtualenv with the project (editable) and its dev tools.
@@ -34,6 +34,13 @@ test: venv node_modules typecheck
 
 bench: venv
 	$(BIN)/python tests/bench/run.py
+
+# The physical-play fuzzer (tests/test_agreement.py) at length: SOAK_EXAMPLES new random runs
+# of 80 hands (no shrinking: a failure prints its hands and the blob that replays it).
+SOAK_EXAMPLES ?= 2000
+soak: venv
+	AGREEMENT_EXAMPLES=$(SOAK_EXAMPLES) AGREEMENT_STEPS=80 AGREEMENT_RANDOM=1 \
+		AGREEMENT_SHRINK=0 $(BIN)/pytest -q -x -p no:cacheprovider tests/test_agreement.py -k physical_play
 
 # The board diagrams, wiring tables and 1:1 template under hardware/generated/ (hardware/README.md).
 hardware: venv

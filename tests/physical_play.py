@@ -173,6 +173,13 @@ class Table:
     def mend_once(self, rng=None, brisk=False):
         """Do one thing the board asks for; False if it asks for nothing."""
         state = self.state()
+        ctl = self.ctl
+        if state is None and ctl is not None and hasattr(ctl, "stopped"):
+            # The demo (a disk held on the centre of the empty board): a disk put down
+            # anywhere stops it, as docs/board.md says.
+            empty = [c for c in range(self.layout.cells) if c not in self.board.disks]
+            self.place(empty[len(empty) // 2], rest_ms=100)
+            return True
         if state is None or state["phase"] == "startup":
             self.wait(100)
             return True

@@ -258,3 +258,48 @@ def test_captive_shows_its_hidden_colour_steadily(palette_index):
     assert table.colour("D5", 1000) == palette.rgb(pal_, palette.LIGHT_CAPTIVE)
     assert table.colour("D5", 4100) == palette.rgb(pal_, palette.LIGHT_CAPTIVE)   # no reveal
     assert palette.rgb(pal_, palette.DARK_CAPTIVE) != palette.rgb(pal_, palette.LIGHT_CAPTIVE)
+
+
+def test_a_corner_that_is_not_a_legal_move_only_pulses_and_a_legal_move_glows_steadily():
+    """Issue: empty corners glowed exactly like legal moves, so players placed on them."""
+    table = Table()
+    table.advance(STARTUP_MS + 10)
+    start = table.now
+    samples = [start + t for t in range(0, 3000, 25)]
+    corner = [table.colour("E1", t) == pal(palette.HINT_DARK) for t in samples]
+    legal = [table.colour("E4", t) == pal(palette.HINT_DARK) for t in samples]
+    assert all(legal)
+    assert 0 < sum(corner) <= len(samples) // 5             # a short pulse, mostly dark
+
+
+def test_nothing_glows_as_a_legal_move_while_a_disk_is_missing():
+    """Issue: with a disk missing, `legal` listed moves and hints glowed that the board then
+    refused (docs/protocol.md: `legal` is empty while anything is pending)."""
+    table = Table()
+    table.advance(STARTUP_MS + 10)
+    table.place("E4")
+    table.place("E6")
+    table.lift("E4")
+    assert table.ctl.state()["legal"] == [] and table.ctl.state()["missing"] == ["E4"]
+    assert table.colour("D5") == pal(palette.OFF)           # legal for dark, not shown now
+    table.put_back("E4")
+    assert "D5" in table.ctl.state()["legal"]
+    assert table.colour("D5") == pal(palette.HINT_DARK)
+
+
+def test_a_disk_put_down_before_the_flips_are_done_waits_and_then_plays():
+    """docs/board.md: an early disk on a legal hex is shown waiting, not as an error, and is
+    played the moment the flips are done."""
+    table = Table()
+    table.advance(STARTUP_MS + 10)
+    for name in ("E4", "E6", "D5", "C4"):
+        table.place(name)
+    assert table.ctl.state()["flips_pending"] == ["D5"]
+    table.place("C3")                                       # dark's next disk, early
+    state = table.ctl.state()
+    assert state["waiting"] == "C3" and state["extra"] == [] and state["moves"][-1] == "C4"
+    assert {table.colour("C3", t) for t in range(table.now, table.now + 800, 50)} == {
+        pal(palette.DARK), pal(palette.OFF)}              # the mover's colour, blinking
+    table.flip("D5")
+    state = table.ctl.state()
+    assert state["moves"][-1] == "C3" and state["waiting"] is None

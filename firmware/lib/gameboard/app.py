@@ -6,6 +6,7 @@ disk lights within milliseconds) or an animation is due, serve the host link, sa
 watchdog. All hardware and the clock are passed in, so the simulator runs this very file.
 """
 
+import gc
 import json
 import sys
 
@@ -30,6 +31,9 @@ _SCAN_PERIOD_MS = const(2)
 _ANIMATION_MS = const(20)   # blinking hexes are redrawn at 50 Hz
 _WATCHDOG_MS = const(4000)
 _BUTTON_DEBOUNCE_MS = const(30)
+# The heap is collected once the switches have been still this long, so that a collection
+# (several ms on a Pico) seldom falls in a placement's path.
+_IDLE_COLLECT_MS = const(600)
 
 
 class App:
@@ -73,6 +77,8 @@ class App:
             self.start_selftest(now)
         self.last_frame = now
         self.frames = 0
+        self.active_at = now        # a switch last changed
+        self.collected = False      # the heap was collected since
 
     def start_selftest(self, now):
         """Swap the controller for the self-test (select held at power-on, or the host link)."""
@@ -130,6 +136,8 @@ class App:
             if event < 0:
                 break
             cell = cell_of[event & CROSSING]
+            self.active_at = now
+            self.collected = False
             if cell != NONE:
                 closed = event >> 7
                 timing = self.link.timing   # None unless the host link's stats command asked
@@ -171,6 +179,9 @@ class App:
             forget("gameboard.archive", "iago.record")
             ctl.finished = None
             self.link.send_event({"event": "saved_game", "game": game_id})
+        if not self.collected and elapsed(now, self.active_at) >= _IDLE_COLLECT_MS:
+            self.collected = True
+            gc.collect()
         if self.watchdog is not None:
             self.watchdog.feed()
         spent = clock.ticks_diff(clock.ticks_ms(), now)
