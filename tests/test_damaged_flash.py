@@ -519,6 +519,31 @@ def test_a_start_that_lasts_ends_the_count(tmp_path, pico, monkeypatch):
     assert not (tmp_path / "restarts").exists()              # 10 s in, the count is over
 
 
+def test_the_repl_taking_over_soon_after_a_restart_ends_the_count(tmp_path, pico, monkeypatch):
+    """`make deploy` twice within seconds interrupts the board (Ctrl-C) and resets it: no
+    crash, so the saved game must not be set aside as if the start had failed."""
+    circuit, clock = pico
+    saved_game(tmp_path)
+    from gameboard import app, controller
+    tick = controller.Controller.tick
+    interrupt_at = [clock.ms + 2000]
+
+    def ctrl_c(self, now):
+        if now >= interrupt_at[0]:
+            raise KeyboardInterrupt()
+        tick(self, now)
+    monkeypatch.setattr(controller.Controller, "tick", ctrl_c)
+    circuit.reset(WDT_RESET)                        # the first deploy's reset
+    with pytest.raises(KeyboardInterrupt):
+        app.main(str(tmp_path) + "/", str(MAP))
+    assert not (tmp_path / "restarts").exists() and (tmp_path / "game.json").exists()
+    interrupt_at[0] = clock.ms + 2000
+    circuit.reset(WDT_RESET)                        # mpremote's reset: machine.reset()
+    with pytest.raises(KeyboardInterrupt):
+        app.main(str(tmp_path) + "/", str(MAP))
+    assert (tmp_path / "game.json").exists() and not (tmp_path / "game.bad").exists()
+
+
 def test_a_damaged_restart_count_counts_afresh(tmp_path, pico):
     circuit, clock = pico
     saved_game(tmp_path)

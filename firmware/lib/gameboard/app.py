@@ -299,7 +299,8 @@ def main(root="/", map_path="/board.json"):
     Never a boot loop: a broken board map stops the board with a fault on the link and the
     Pico's LED (hw.fault); a crash while starting restarts like one in play; restarts in a row,
     each within 10 s of the last, first set the saved game aside, then stop the board with a
-    fault (build counts them; a start that lasts 10 s ends the row)."""
+    fault (build counts them; a start that lasts 10 s, or that the REPL interrupts, ends the
+    row)."""
     import os
     import time
 
@@ -310,16 +311,21 @@ def main(root="/", map_path="/board.json"):
     app = None
     try:
         app = build(root, map_path, serial, restart_after_check=True)
-        counting = True
         started = time.ticks_ms()
+        left = None
+        try:
+            while time.ticks_diff(time.ticks_ms(), started) < 10000:
+                app.step()
+        except KeyboardInterrupt as exc:
+            left = exc      # the REPL takes over (make deploy): not a start that failed
+        try:
+            os.remove(root + "restarts")    # archive.RESTARTS: this start ends the row
+        except OSError:
+            pass
+        if left is not None:
+            raise left
         while True:
             app.step()
-            if counting and time.ticks_diff(time.ticks_ms(), started) > 10000:
-                counting = False
-                try:
-                    os.remove(root + "restarts")     # archive.RESTARTS: the count in a row
-                except OSError:
-                    pass
     except Exception as exc:
         # By its name: importing the checker again could fail where the heap ran short.
         if app is None and exc.__class__.__name__ == "BoardMapError":
