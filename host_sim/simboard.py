@@ -33,6 +33,10 @@ _FLIP = {"D": "d", "d": "D", "L": "l", "l": "L"}   # Iago: a turned disk shows i
 _TURN = {"D": "L", "L": "D"}                        # the other games: the other colour
 
 
+class _PowerCut(Exception):
+    """The power went in the middle of a flash write (SimBoard.cut_in_save)."""
+
+
 class SimSerial:
     """The USB serial port as the host sees it."""
 
@@ -79,6 +83,7 @@ class SimBoard:
         self._forced = {}          # cell -> closed, overriding the disk while bouncing
         self._generation = {}      # cell -> count of its switch's changes (stale chatter)
         self.changed_at_us = 0     # when a hand last moved a disk
+        self._cut_in_save = 0      # the power goes in the middle of this save from now
         from gameboard import boardmap
         self.boardmap = boardmap.load(self.map_path)
         from gameboard.layout import Layout
@@ -97,6 +102,27 @@ class SimBoard:
         self._sync_switches()
         self.app = app.build(self.root.rstrip("/") + "/", self.map_path, self.serial,
                              self._coin)
+        self._tear_saves(self.app.saves)
+
+    def cut_in_save(self, nth=1):
+        """Cut the power in the middle of the firmware's `nth` save of the game from now: its
+        new file is left cut short (a torn write), the rename that would replace the old save
+        never happens, and the board stays off until power_on()."""
+        self._cut_in_save = nth
+
+    def _tear_saves(self, saves):
+        write = saves.save
+
+        def save(*args, **kwargs):
+            if self._cut_in_save:
+                self._cut_in_save -= 1
+                if not self._cut_in_save:
+                    with open(saves.root + "game.tmp", "w") as f:
+                        f.write('{"format": 1, "settings": {"rul')   # cut short
+                    raise _PowerCut()
+            return write(*args, **kwargs)
+
+        saves.save = save
 
     def _coin(self):
         """Othello's coin toss, from the simulation's seeded random numbers (a Pico uses the
@@ -141,6 +167,8 @@ class SimBoard:
             except MachineReset as reset:
                 self.restarts += 1
                 self.power_on(reset.cause)
+            except _PowerCut:
+                self.power_cut()
             except Exception as exc:
                 if self.strict:
                     raise

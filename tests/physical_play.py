@@ -15,7 +15,10 @@ hands did, and `check()` tests the board's promise after any step:
 (d) the board always offers a way forward: `calm()` follows the LEDs and must bring the board
     back to a position where the game goes on (or is over).
 
-Players read the board as a host does (`state`), which (c) ties to the LEDs.
+Players read the board as a host does (`state`), which (c) ties to the LEDs. A reed switch
+cannot sense a face, so (a) assumes the one discipline no board can enforce: a disk put back
+where the LEDs ask for one, or turned when asked, shows the face its LED shows, and a new disk
+shows the mover's colour.
 """
 
 import iago
@@ -59,6 +62,7 @@ class Table:
         self.settled = []           # the settled move list at the last check
         self.new_game_allowed = False
         self.before_cut = None
+        self.torn = False           # the cut tore a save: its move may be lost, not others
         self.was_over = False       # a cleared finished game starts a new one
         self.log = []
 
@@ -163,6 +167,29 @@ class Table:
         self.board.advance(1300)
         self.check()
 
+    def cut_in_save(self, nth, off_ms=200):
+        """The power goes in the middle of the nth save from now (if it comes within 3 s)."""
+        self.step += 1
+        self.note("cut_in_save", nth)
+        self.check()
+        self.before_cut = list(self.settled)
+        board = self.board
+        board.cut_in_save(nth)
+        for _ in range(60):
+            board.advance(50)
+            if not board.powered:
+                break
+        board.cut_in_save(0)
+        if board.powered:            # no such save came: nothing was cut
+            self.before_cut = None
+            self.check()
+            return
+        self.torn = True
+        board.advance(off_ms)
+        board.power_on()
+        board.advance(1300)
+        self.check()
+
     def turn(self, cell, hold_ms=350):
         """Lift a disk, turn it over and put it back."""
         face = self.lift(cell, hold_ms)
@@ -204,7 +231,10 @@ class Table:
         for name in state["flips_pending"]:
             cell = parse(name)
             if cell in disks:
-                self.turn(cell, 60 if brisk else 350)
+                # Lift it and put it back with the face the LED shows most of the time: the
+                # one the game wants (after a torn save it may show it already).
+                self.lift(cell, 60 if brisk else 350)
+                self.put_back(cell, self.face_shown(cell))
                 return True
         if state["tentative"] or any(parse(n) not in disks for n in state["extra"]) or any(
                 parse(n) in disks for n in state["missing"]):
@@ -275,10 +305,13 @@ class Table:
         old = self.settled
         names = [self.layout.cell_name(c) for c in old]
         if self.before_cut is not None:
-            if moves != self.before_cut:
+            if self.torn and self.before_cut and moves == self.before_cut[:-1]:
+                self.unplayed[self.before_cut[-1]] = self.step   # its save was torn
+            elif moves != self.before_cut:
                 raise AgreementError("a power cut changed the settled moves from %s to %s" % (
                     names, state["moves"]))
             self.before_cut = None
+            self.torn = False
         if moves == old:
             return
         if not moves and (self.new_game_allowed or self.was_over):

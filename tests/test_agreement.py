@@ -63,6 +63,8 @@ class PhysicalPlay(RuleBasedStateMachine):
     @rule(data=st.data(), rest=pace)
     def place_a_legal_disk(self, data, rest):
         state = self._state()
+        if state is None:                 # the demo: the next rule's disk stops it
+            return
         parse = self.table.layout.parse_cell
         cell = self._pick(data, [parse(n) for n in state["legal"]])
         if cell is not None and cell not in self.table.board.disks:
@@ -103,11 +105,15 @@ class PhysicalPlay(RuleBasedStateMachine):
         cell = self._pick(data, self.table.board.disks)
         if cell is None:
             return
+        state = self.table.state()
+        asked = state is not None and self.table.layout.cell_name(cell) in state["flips_pending"]
         face = self.table.lift(cell, hold)
         if self.table.board.powered and self.table.state() is not None:
             shown = self.table.face_shown(cell)
-            if turn and shown is not None:
-                face = shown                     # what the blinking LED asks for
+            # A reed switch cannot see a face: the one discipline the players keep is that a
+            # disk asked to turn goes back with the face its LED shows (turn: any disk does).
+            if (turn or asked) and shown is not None:
+                face = shown
         self.table.put_back(cell, face)
 
     @rule(data=st.data())
@@ -167,6 +173,12 @@ class PhysicalPlay(RuleBasedStateMachine):
         """The plug pulled at any instant of the firmware's work (mid-save included)."""
         self.table.wait(after)
         self.table.power_cut(off)
+
+    @rule(nth=st.integers(1, 3))
+    def power_cut_in_the_middle_of_a_save(self, nth):
+        """The fake flash tears the write: a save cut short, the old one kept."""
+        if self._state() is not None:
+            self.table.cut_in_save(nth)
 
     @precondition(lambda self: getattr(self, "table", None) is not None)
     @rule()
@@ -322,5 +334,21 @@ def test_a_finished_game_keeps_one_record_however_often_the_power_goes():
             table.power_cut(300)
             assert table.state()["phase"] == "over"
         assert len(table.board.command({"cmd": "games"})["games"]) == 1
+    finally:
+        table.close()
+
+
+def test_a_disk_left_on_the_centre_starts_the_demo_once():
+    """The disk that started the demo, still on the centre when a disk put down stopped it,
+    restarted the demo at once, again and again: the board never came back to the game."""
+    table = Table()
+    try:
+        parse = table.layout.parse_cell
+        table.board.place(parse(table.layout.cell_name(table.layout.demo_cell)), "D", 2300)
+        assert hasattr(table.ctl, "stopped")                 # the demo runs
+        table.board.place(parse("B3"), "D", 200)             # any disk stops it
+        table.wait(3000)
+        state = table.state()
+        assert state is not None and state["phase"] == "play"
     finally:
         table.close()

@@ -406,7 +406,7 @@ def test_settings_and_new_game_through_the_host_link(fresh):
     assert "before the first placement" in reply["error"]
     fresh.post("command", {"cmd": "settings", "settings": {"hints": True, "brightness": 2}})
     version = fresh.post("command", {"cmd": "version"})
-    assert version["protocol"] == 1 and version["board"] == "iago-board-rev1"
+    assert version["protocol"] == 2 and version["board"] == "iago-board-rev1"
 
 
 def test_the_demo_state_is_served_and_a_disk_stops_the_demo(fresh):

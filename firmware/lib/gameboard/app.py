@@ -104,7 +104,7 @@ class App:
         self.link.pump()
         self.controller = self.game
         self.link.controller = self.game
-        self.game.dirty = True
+        self.game.resume()
 
     def _load(self):
         # Saves.load sets a damaged save aside and raises SaveError; anything else that

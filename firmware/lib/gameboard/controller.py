@@ -129,6 +129,7 @@ class Controller:
         self.suggesting = False
         self.engine_move = NONE            # the hex it chose, lit in the mover's colour
         self.centre_since = 0
+        self.centre_used = False           # this disk on the demo cell started a demo already
         self.demo_requested = False        # the app starts the demo (gameboard/demo.py)
         self.finished = None               # a finished game awaiting its record
         self.winner = 0                    # iago.DARK or iago.LIGHT once the game is over
@@ -174,6 +175,7 @@ class Controller:
                 self.setting_done = False
             if cell == self.layout.demo_cell and self._pregame():
                 self.centre_since = now
+                self.centre_used = False
         else:
             self.suspect[cell] = 0
             if cell == self.setting_cell:
@@ -250,6 +252,7 @@ class Controller:
         game = self.game
         if self.pregame_centre_held(now):
             self.demo_requested = True
+            self.centre_used = True   # once the demo stops, this disk does not restart it
         if game.is_game_over() or not self._settled() or self.engine_move != NONE:
             return
         if not self.suggesting and game.turn != self.settings.computer_side():
@@ -269,8 +272,18 @@ class Controller:
             self.suggesting = False
             self._try_place(now)   # a disk already waiting on the chosen hex
 
+    def resume(self):
+        """Back in charge after the demo. The disk that stopped it was put down to stop it,
+        whatever face it shows: it must leave before it can be played."""
+        cells = self.game._cells
+        for c in range(self.n):
+            if self.present[c] and not cells[c]:
+                self.suspect[c] = 1
+        self.dirty = True
+
     def pregame_centre_held(self, now):
-        return (self._pregame() and self.present[self.layout.demo_cell] and not self.demo_requested and
+        return (self._pregame() and self.present[self.layout.demo_cell] and
+                not self.demo_requested and not self.centre_used and
                 elapsed(now, self.centre_since) >= _DEMO_HOLD_MS)
 
     def new_game(self, now, why="command", settings=None):
@@ -399,6 +412,7 @@ class Controller:
         face_ok = self.face_ok
         slow = (now // 400) & 1
         fast = (now // 125) & 1
+        turn_phase = now % 800 < 600
         # A corner shows whose turn it is in short pulses, so it is never taken for a legal
         # move, which glows steadily in the same colour.
         pulse = now % 1500 < 250
@@ -437,7 +451,8 @@ class Controller:
                     # Lifted: show the face it must have when put back, blinking.
                     colour = target if (slow or not face_ok[c]) else off
                 elif not face_ok[c]:
-                    colour = target if slow else face_colour[v ^ flip]  # "turn this"
+                    # "Turn this": mostly the face it must end with, briefly the other.
+                    colour = target if turn_phase else face_colour[v ^ flip]
                 elif over:
                     colour = self._result_colour(v, target, show, slow)
                 else:
