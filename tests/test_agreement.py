@@ -352,3 +352,35 @@ def test_a_disk_left_on_the_centre_starts_the_demo_once():
         assert state is not None and state["phase"] == "play"
     finally:
         table.close()
+
+
+def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on():
+    """A full or read-only flash, or a file where a folder belongs, crashed every save."""
+    import os
+    import shutil
+    table = Table()
+    try:
+        board = table.board
+        parse = table.layout.parse_cell
+        # A folder where the save's new file goes: every save fails with an OSError, as on
+        # a full or read-only flash.
+        os.mkdir(os.path.join(board.root, "game.tmp"))
+        table.place(parse("E4"))
+        table.place(parse("E6"))
+        errors = [m for m in board.received() if m.get("event") == "save_error"]
+        assert len(errors) == 1 and "cannot be saved" in errors[0]["error"]
+        assert table.state()["moves"] == ["E4", "E6"] and table.ctl.flash_fault
+        corner = parse("E1")
+        colours = set()
+        for _ in range(60):
+            board.advance(25)
+            colours.add(board.circuit.led_colours()[corner])
+        assert len(colours) == 3                             # turn pulse, red pulse, off
+        shutil.rmtree(os.path.join(board.root, "game.tmp"))
+        table.wait(5100)                                     # the next try succeeds
+        assert not table.ctl.flash_fault
+        assert [m for m in board.received() if m.get("event") == "saved"]
+        table.power_cut(300)
+        assert table.state()["moves"] == ["E4", "E6"]
+    finally:
+        table.close()

@@ -34,6 +34,7 @@ _BUTTON_DEBOUNCE_MS = const(30)
 # The heap is collected once the switches have been still this long, so that a collection
 # (several ms on a Pico) seldom falls in a placement's path.
 _IDLE_COLLECT_MS = const(600)
+_RETRY_MS = const(5000)     # a failed save is tried again this long after
 
 
 class App:
@@ -78,6 +79,8 @@ class App:
         self.last_frame = now
         self.frames = 0
         self.active_at = now        # a switch last changed
+        self.flash_error = None     # why the last save failed, until one succeeds
+        self.flash_error_at = 0
         self.collected = False      # the heap was collected since
 
     def start_selftest(self, now):
@@ -164,21 +167,30 @@ class App:
                 self.link.feed(data, now)
         if ctl.outbox:
             self.link.pump()
-        if ctl.save_due and not self.debouncer.busy():
+        if (ctl.save_due and not self.debouncer.busy() and
+                (self.flash_error is None or elapsed(now, self.flash_error_at) >= _RETRY_MS)):
             # A save blocks the loop for 70-130 ms on a Pico, so not while a switch changes.
             ctl.save_due = False
-            if ctl.tentative != NONE:
-                # Never a placement that has not settled: it may be a slide. Before it the
-                # board agreed, so nothing was left to turn.
-                self.saves.save(ctl.settings, ctl.game, (), True)
-            else:
-                self.saves.save(ctl.settings, ctl.game, ctl.flips_pending())
+            try:
+                if ctl.tentative != NONE:
+                    # Never a placement that has not settled: it may be a slide. Before it the
+                    # board agreed, so nothing was left to turn.
+                    self.saves.save(ctl.settings, ctl.game, (), True)
+                else:
+                    self.saves.save(ctl.settings, ctl.game, ctl.flips_pending())
+                self._flash_ok()
+            except (OSError, MemoryError) as exc:
+                ctl.save_due = True          # tried again later; play goes on meanwhile
+                self._flash_failed(now, "the game cannot be saved", exc)
         if ctl.finished is not None:
             from gameboard import archive
-            game_id = archive.save_finished(self.saves, ctl.finished)
+            try:
+                game_id = archive.save_finished(self.saves, ctl.finished)
+                self.link.send_event({"event": "saved_game", "game": game_id})
+            except (OSError, MemoryError) as exc:
+                self._flash_failed(now, "the finished game's record cannot be kept", exc)
             forget("gameboard.archive", "iago.record")
             ctl.finished = None
-            self.link.send_event({"event": "saved_game", "game": game_id})
         if not self.collected and elapsed(now, self.active_at) >= _IDLE_COLLECT_MS:
             self.collected = True
             gc.collect()
@@ -193,6 +205,24 @@ class App:
                 timing[4] = spent
         if spent < _SCAN_PERIOD_MS:
             clock.sleep_ms(_SCAN_PERIOD_MS - spent)
+
+    def _flash_failed(self, now, what, exc):
+        """A full or read-only flash, or a file where a folder belongs: reported once on the
+        link and shown on the LEDs (controller.flash_fault); the game goes on unsaved."""
+        first = self.flash_error is None
+        self.flash_error = "%s: %r" % (what, exc)
+        self.flash_error_at = now
+        self.game.flash_fault = True
+        self.game.dirty = True
+        if first:
+            self.link.send_event({"event": "save_error", "error": self.flash_error})
+
+    def _flash_ok(self):
+        if self.flash_error is not None:
+            self.flash_error = None
+            self.game.flash_fault = False
+            self.game.dirty = True
+            self.link.send_event({"event": "saved", "recovered": True})
 
     def _read_buttons(self, now):
         raw = self.buttons.pressed()

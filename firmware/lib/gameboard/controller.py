@@ -123,6 +123,7 @@ class Controller:
         self.flash_colour = palette.OFF
         self.flash_at = 0
         self.save_due = False              # the game or settings changed at a save point
+        self.flash_fault = False           # the last save failed (set by the app)
         # The engine (imported only when needed: it costs heap): the computer's move, or a
         # suggestion for the side to move, found in slices between ticks.
         self.search = None
@@ -416,6 +417,8 @@ class Controller:
         # A corner shows whose turn it is in short pulses, so it is never taken for a legal
         # move, which glows steadily in the same colour.
         pulse = now % 1500 < 250
+        # The flash cannot be written (the app sets flash_fault): a red pulse between them.
+        fault_pulse = self.flash_fault and 750 <= now % 1500 < 1000
         turn_hint = palette.HINT_DARK if self.game.turn == iago.DARK else palette.HINT_LIGHT
         show_hints = self.settings.hints and self.ready
         pregame = self._pregame()
@@ -470,7 +473,7 @@ class Controller:
             elif show_hints and hint[c]:
                 colour = turn_hint
             elif special[c] & _CORNER:
-                colour = turn_hint if pulse else off
+                colour = turn_hint if pulse else (palette.ERROR if fault_pulse else off)
             else:
                 colour = off
             if c == flash:
