@@ -90,6 +90,17 @@ class Table:
 
     def note(self, *what):
         self.log.append((self.step,) + what)
+        self._react()
+
+    def _react(self):
+        """A hand moves again only once the board could have seen its last move (debounce
+        and bounce, 20-30 ms here, well under a person's reaction): a disk put down in the
+        same instant as the turn passes cannot show a face chosen for the new turn."""
+        board = self.board
+        wait_us = 1000 * (board.boardmap.debounce_ms + board.bounce_ms + 5)
+        spent = board.clock.us - board.changed_at_us
+        if spent < wait_us:
+            board.advance((wait_us - spent) / 1000)
 
     def place(self, cell, face=None, rest_ms=400):
         """A disk put down to play it."""
@@ -103,6 +114,7 @@ class Table:
         """A disk put (back) down while mending: a placement of its own only where the game
         has no disk (the board cannot tell what a hand meant there)."""
         self.step += 1
+        self._react()
         ctl = self.ctl
         if ctl is not None and hasattr(ctl, "game") and not ctl.game.cell(cell):
             self.placed_by_hand[cell] = self.step
