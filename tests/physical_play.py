@@ -177,7 +177,14 @@ class Table:
         self.board.advance(off_ms)
         self.board.power_on()
         self.board.advance(1300)
+        self._check_restored()
         self.check()
+
+    def _check_restored(self):
+        """(b) across a cut, read from the game's controller even if the demo took over."""
+        game = self.board.app.game if self.board.app else None
+        if game is not None and game.phase != 0:
+            self._check_moves(game.state())
 
     def cut_in_save(self, nth, off_ms=200):
         """The power goes in the middle of the nth save from now (if it comes within 3 s)."""
@@ -200,6 +207,7 @@ class Table:
         board.advance(off_ms)
         board.power_on()
         board.advance(1300)
+        self._check_restored()
         self.check()
 
     def turn(self, cell, hold_ms=350):
