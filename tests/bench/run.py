@@ -7,7 +7,9 @@ Three instruments:
   RP2EMU names a folder set up as ../shared/tools/rp2emu/README.md says (board-emu.mjs,
   fw.uf2, bootrom.mjs and rp2040js installed there). The package is compiled with mpy-cross
   for armv6m and copied to the emulated flash, as `make deploy` does. The same emulator then
-  runs the whole board firmware through an opening (tests/bench/pico_board.py).
+  runs the whole board firmware through an opening (tests/bench/pico_board.py) and through
+  complete games at a brisk and a slow human pace (tests/bench/pico_games.py, BENCH_PICO_GAMES
+  games a pace, default 2).
 """
 
 import ast
@@ -28,6 +30,7 @@ sys.path.insert(0, str(HERE.parent))
 import iago  # noqa: E402  (the installed package: firmware/lib/iago)
 import mpvm  # noqa: E402
 import pico_board  # noqa: E402  (tests/bench/pico_board.py: the whole firmware, emulated)
+import pico_games  # noqa: E402  (tests/bench/pico_games.py: complete games, emulated)
 
 DEVICE_SCRIPT = HERE / "pico_rules.py"
 ENGINE_SCRIPT = HERE / "pico_engine.py"
@@ -154,6 +157,21 @@ def bench_emulated_board(emu_dir):
     report("pico-board", figures, pico=True)
 
 
+def bench_emulated_games(emu_dir):
+    """Complete games at two human paces on the emulated board: tests/bench/pico_games.py."""
+    if not (Path(emu_dir) / "board-emu.mjs").exists():
+        return
+    games = int(os.environ.get("BENCH_PICO_GAMES", "2"))
+    print("pico-games: %d complete games a pace (BENCH_PICO_GAMES), brisk and slow; "
+          "progress on stderr" % games, flush=True)
+    try:
+        results = pico_games.run(emu_dir, games)
+    except (RuntimeError, subprocess.SubprocessError) as exc:
+        print("pico-games: %s" % exc)
+        return
+    pico_games.print_table(results)
+
+
 def bench_engine():
     """tests/bench/engine.py: nodes a second on both interpreters and the match table between
     every pair of players (BENCH_MATCH_GAMES games a pair, default 10; the 200-game figures
@@ -179,8 +197,10 @@ def main():
                               capture_output=True, text=True, timeout=900)
         report("pico-board", parse_figures(proc.stdout), pico=True)
         bench_emulated_board(emu_dir)
+        bench_emulated_games(emu_dir)
     else:
-        print("emulated Pico: skipped; set RP2EMU to a folder set up as "
+        print("emulated Pico: skipped (the Pico's rules, engine and board figures, and the "
+              "complete games at a player's pace); set RP2EMU to a folder set up as "
               "../shared/tools/rp2emu/README.md says (see docs/benchmarks.md)")
 
 
