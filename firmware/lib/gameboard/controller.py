@@ -674,11 +674,9 @@ class Controller:
         self._game_changed()
         if was_move:
             self.save_due = True
-            self._emit({"event": "take_back", "cell": self.name(cell), "why": why,
-                        "flips_to_undo": [self.name(c) for c in flipped if not self.face_ok[c]]})
-        else:
-            self._emit({"event": "withdrawn", "cell": self.name(cell), "why": why,
-                        "flips_to_undo": [self.name(c) for c in flipped if not self.face_ok[c]]})
+        self._emit({"event": "take_back" if was_move else "withdrawn", "cell": self.name(cell),
+                    "why": why,
+                    "flips_to_undo": [self.name(c) for c in flipped if not self.face_ok[c]]})
         self._try_place(now)
 
     def _claim(self, now):
