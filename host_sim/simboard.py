@@ -105,9 +105,10 @@ class SimBoard:
         self._tear_saves(self.app.saves)
 
     def cut_in_save(self, nth=1):
-        """Cut the power in the middle of the firmware's `nth` save of the game from now: its
-        new file is left cut short (a torn write), the rename that would replace the old save
-        never happens, and the board stays off until power_on()."""
+        """Cut the power in the middle of the firmware's `nth` save of the game from now, and
+        leave the board off until power_on(). The save is torn as littlefs tears one (the
+        board's file system on MicroPython): a file's new contents are committed only when it
+        is closed, so the old save is what the flash keeps."""
         self._cut_in_save = nth
 
     def _tear_saves(self, saves):
@@ -117,8 +118,6 @@ class SimBoard:
             if self._cut_in_save:
                 self._cut_in_save -= 1
                 if not self._cut_in_save:
-                    with open(saves.root + "game.tmp", "w") as f:
-                        f.write('{"format": 1, "settings": {"rul')   # cut short
                     raise _PowerCut()
             return write(*args, **kwargs)
 

@@ -362,9 +362,9 @@ def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on():
     try:
         board = table.board
         parse = table.layout.parse_cell
-        # A folder where the save's new file goes: every save fails with an OSError, as on
-        # a full or read-only flash.
-        os.mkdir(os.path.join(board.root, "game.tmp"))
+        # A folder where the save goes: every save fails with an OSError, as on a full or
+        # read-only flash.
+        os.mkdir(os.path.join(board.root, "game.sav"))
         table.place(parse("E4"))
         table.place(parse("E6"))
         errors = [m for m in board.received() if m.get("event") == "save_error"]
@@ -376,7 +376,7 @@ def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on():
             board.advance(25)
             colours.add(board.circuit.led_colours()[corner])
         assert len(colours) == 3                             # turn pulse, red pulse, off
-        shutil.rmtree(os.path.join(board.root, "game.tmp"))
+        shutil.rmtree(os.path.join(board.root, "game.sav"))
         table.wait(5100)                                     # the next try succeeds
         assert not table.ctl.flash_fault
         assert [m for m in board.received() if m.get("event") == "saved"]

@@ -167,7 +167,7 @@ def test_power_cut_resumes_the_same_game_and_guides_fixes(tmp_path):
 
 
 def test_a_corrupt_save_is_reported_and_set_aside(tmp_path):
-    (tmp_path / "game.json").write_text('{"format": 1, "moves": ["E4"]}\ncrc 00000000\n')
+    (tmp_path / "game.sav").write_text('2|iago|0012002|5/6/7/8/9/8/7/6/5 D|E4|||00000000\n')
     with SimBoard(root=tmp_path) as b:
         b.advance(1300)
         msgs = b.received()

@@ -44,11 +44,12 @@ def saved_game(root, moves=("E4", "E6"), settings_=None):
     for name in moves:
         game.play(name)
     Saves(str(root) + "/").save(settings_ or Settings(hints=False, brightness=1), game, [])
-    return (Path(root) / "game.json").read_bytes()
+    return (Path(root) / "game.sav").read_bytes()
 
 
 def checksummed(body):
-    """A save whose checksum is right for `body` (a dict or text): damage in the content."""
+    """A save of older firmware (game.json, JSON) whose checksum is right for `body` (a dict
+    or text): damage in the content."""
     text = body if isinstance(body, str) else json.dumps(body)
     return (text + "\ncrc %08x\n" % (crc32(text.encode()) & 0xFFFFFFFF)).encode()
 
@@ -61,7 +62,8 @@ def comes_up_with_a_new_game(board, root):
     """After a power-on on a set-aside save: reported, game.bad kept, a new game that plays."""
     errors = events(board, "save_error")
     assert len(errors) == 1 and "game.bad" in errors[0]["error"], errors
-    assert (Path(root) / "game.bad").exists() and not (Path(root) / "game.json").exists()
+    assert (Path(root) / "game.bad").exists()
+    assert not (Path(root) / "game.sav").exists() and not (Path(root) / "game.json").exists()
     board.advance(1200)                                   # the light check
     assert board.position() == iago.STARTING_TEXT
     board.place("E4")
@@ -87,7 +89,7 @@ def test_a_damaged_save_is_set_aside_reported_and_a_new_game_played(tmp_path, da
     """Bug: the read in Saves.load was outside its try, so a UnicodeError (any byte >= 0x80)
     or a MemoryError escaped build() and main() blamed the board map, in a boot loop."""
     raw = saved_game(tmp_path)
-    (tmp_path / "game.json").write_bytes(damage(raw))
+    (tmp_path / "game.sav").write_bytes(damage(raw))
     with SimBoard(root=tmp_path) as board:
         comes_up_with_a_new_game(board, tmp_path)
 
@@ -137,6 +139,39 @@ def test_the_good_body_of_those_loads(tmp_path):
     assert game.ply() == 2 and flips == [iago.parse_cell("E4")]
 
 
+def line_save(fields):
+    """A save line (gameboard/saves.py) of `fields` with the right checksum."""
+    body = "|".join(fields)
+    return ("%s|%08x\n" % (body, crc32(body.encode()) & 0xFFFFFFFF)).encode()
+
+
+GOOD_LINE = ["2", "iago", Settings().code(), iago.STARTING_TEXT, "E4 E6", "", "E4"]
+WRONG_LINE_FIELDS = [
+    {0: "1"}, {0: "3"}, {0: ""}, {1: "othello"}, {1: ""}, {2: "9999999"}, {2: "001200"},
+    {2: "00120020"}, {2: "0a12002"}, {2: "1100000"},          # loose rules with the penalty
+    {3: "nonsense"}, {3: ""}, {4: "E4 E4"}, {4: "Z9"}, {4: "E4,E6"}, {5: "x"}, {5: "-1"},
+    {5: "0.0"}, {6: "A1"}, {6: "E4 E4"}, {6: "Z9"}, {7: "extra field"},
+]
+
+
+@pytest.mark.parametrize("change", WRONG_LINE_FIELDS,
+                         ids=[" ".join("%d=%s" % kv for kv in c.items()) for c in WRONG_LINE_FIELDS])
+def test_wrong_fields_in_a_checksummed_save_line_are_damage(tmp_path, change):
+    fields = list(GOOD_LINE) + [""]
+    for at, value in change.items():
+        fields[at] = value
+    (tmp_path / "game.sav").write_bytes(line_save(fields if fields[7] else fields[:7]))
+    with pytest.raises(SaveError, match="set aside as game.bad"):
+        Saves(str(tmp_path)).load()
+    assert (tmp_path / "game.bad").exists() and not (tmp_path / "game.sav").exists()
+
+
+def test_the_good_line_of_those_loads(tmp_path):
+    (tmp_path / "game.sav").write_bytes(line_save(GOOD_LINE))
+    settings_, game, flips = Saves(str(tmp_path)).load()
+    assert settings_ == Settings() and game.ply() == 2 and flips == [iago.parse_cell("E4")]
+
+
 def test_a_save_that_runs_out_of_heap_while_read_is_set_aside(tmp_path, monkeypatch):
     saved_game(tmp_path)
     from gameboard import savedgame
@@ -149,16 +184,16 @@ def test_a_save_that_runs_out_of_heap_while_read_is_set_aside(tmp_path, monkeypa
 
 
 def test_a_save_that_cannot_be_moved_aside_is_removed_and_never_read_again(tmp_path):
-    (tmp_path / "game.json").write_bytes(b"\xff" * 100)
+    (tmp_path / "game.sav").write_bytes(b"\xff" * 100)
     (tmp_path / "game.bad").mkdir()                       # a folder: rename over it fails
     (tmp_path / "game.bad" / "x").write_text("x")
     with pytest.raises(SaveError, match="removed"):
         Saves(str(tmp_path)).load()
-    assert not (tmp_path / "game.json").exists()
+    assert not (tmp_path / "game.sav").exists()
 
 
 def test_a_folder_where_the_save_belongs_is_set_aside(tmp_path):
-    (tmp_path / "game.json").mkdir()
+    (tmp_path / "game.sav").mkdir()
     with SimBoard(root=tmp_path) as board:
         comes_up_with_a_new_game(board, tmp_path)
 
@@ -210,10 +245,10 @@ def test_random_damage_to_the_save_never_stops_the_board(tmp_path):
         if damaged_raw == pristine:
             return
         seen.add(damage.__name__)
-        for name in ("game.json", "game.bad"):
+        for name in ("game.sav", "game.bad"):
             if (root / name).exists():
                 (root / name).unlink()
-        (root / "game.json").write_bytes(damaged_raw)
+        (root / "game.sav").write_bytes(damaged_raw)
         board.received()
         board.power_on()
         comes_up_with_a_new_game(board, root)
@@ -236,7 +271,7 @@ def test_an_undamaged_save_is_restored_and_kept(tmp_path):
         sent = [m.get("event") for m in board.received()]
         assert "restored" in sent and "save_error" not in sent
         assert [iago.cell_name(c) for c in board.controller.game.move_stack] == ["E4", "E6"]
-    assert (tmp_path / "game.json").read_bytes() == raw
+    assert (tmp_path / "game.sav").read_bytes() == raw
 
 
 # --- the board map's checked copy -----------------------------------------------------------
@@ -536,12 +571,12 @@ def test_the_repl_taking_over_soon_after_a_restart_ends_the_count(tmp_path, pico
     circuit.reset(WDT_RESET)                        # the first deploy's reset
     with pytest.raises(KeyboardInterrupt):
         app.main(str(tmp_path) + "/", str(MAP))
-    assert not (tmp_path / "restarts").exists() and (tmp_path / "game.json").exists()
+    assert not (tmp_path / "restarts").exists() and (tmp_path / "game.sav").exists()
     interrupt_at[0] = clock.ms + 2000
     circuit.reset(WDT_RESET)                        # mpremote's reset: machine.reset()
     with pytest.raises(KeyboardInterrupt):
         app.main(str(tmp_path) + "/", str(MAP))
-    assert (tmp_path / "game.json").exists() and not (tmp_path / "game.bad").exists()
+    assert (tmp_path / "game.sav").exists() and not (tmp_path / "game.bad").exists()
 
 
 def test_a_damaged_restart_count_counts_afresh(tmp_path, pico):
@@ -551,7 +586,7 @@ def test_a_damaged_restart_count_counts_afresh(tmp_path, pico):
     stop_after(clock, 3_000)
     assert start(circuit, tmp_path, WDT_RESET) == "stopped"
     assert (tmp_path / "restarts").read_text() == "1"
-    assert (tmp_path / "game.json").exists()
+    assert (tmp_path / "game.sav").exists()
 
 
 def test_random_bytes_in_the_restart_count_never_loop(tmp_path, pico):
@@ -581,7 +616,7 @@ def test_a_damaged_save_under_main_plays_instead_of_blaming_the_map(tmp_path, pi
     and showed a fault while the watchdog, already started, reset the Pico: a boot loop."""
     circuit, clock = pico
     raw = saved_game(tmp_path)
-    (tmp_path / "game.json").write_bytes(raw[:5] + b"\xff" + raw[6:])
+    (tmp_path / "game.sav").write_bytes(raw[:5] + b"\xff" + raw[6:])
     out = io.StringIO()
     stop_after(clock, 5_000)
     with contextlib.redirect_stdout(out):
@@ -633,9 +668,9 @@ saves = Saves(ROOT)
 game = iago.Board()
 game.play("E4")
 saves.save(Settings(level=5), game, [])
-raw = open(ROOT + "game.json", "rb").read()
+raw = open(ROOT + "game.sav", "rb").read()
 for bad in (raw[:3] + b"\\xff" + raw[4:], raw + b"x", b"\\xff" * 9000, raw):
-    with open(ROOT + "game.json", "wb") as f:
+    with open(ROOT + "game.sav", "wb") as f:
         f.write(bad)
     try:
         print("loaded", saves.load()[1].ply())
@@ -661,7 +696,7 @@ print(archive.count_restart(ROOT), archive.count_restart(ROOT)[:30],
         "refused: hints is one of False, True, not 1",
         "refused: rules is one of 'standard', 'loose', 'simple', 'loose+simple', not a list",
         "set aside: checksum mismatch",
-        "set aside: not a body and a checksum line",
+        "set aside: checksum mismatch",
         "set aside: 9000 bytes, too large to be one",
         "loaded 1",
         "BoardMap CheckedMap",

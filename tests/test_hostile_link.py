@@ -58,12 +58,12 @@ def board(tmp_path_factory):
         b.advance(1200)
         assert b.command({"cmd": "settings", "settings": START})["ok"]
         b.advance(100)
-        assert json.loads(saved(b).split(b"\n")[0])["settings"] == START
+        assert saved(b).split(b"|")[2].decode() == Settings.from_dict(START).code()
         yield b
 
 
 def saved(board):
-    return (Path(board.root) / "game.json").read_bytes()
+    return (Path(board.root) / "game.sav").read_bytes()
 
 
 def settings_now(board):

@@ -112,9 +112,13 @@ def count_restart(root):
                  "error.log has why. Power the board off and on to try again" % count)
     if count < SET_ASIDE_AFTER:
         return None
-    try:
-        os.rename(root + "game.json", root + "game.bad")
-    except OSError:
+    for name in ("game.sav", "game.json"):     # and older firmware's save
+        try:
+            os.rename(root + name, root + "game.bad")
+            break
+        except OSError:
+            pass
+    else:
         return None         # no saved game (or none that can be moved)
     return ("the firmware restarted %d times in a row, each within seconds of the last: the "
             "saved game was set aside as game.bad and a new game begins" % count)

@@ -1,13 +1,13 @@
-"""Reading back the game in progress from `game.json` (gameboard/saves.py writes it): used
+"""Reading back the game in progress from `game.sav` (gameboard/saves.py writes it; or the
+`game.json` of older firmware): used
 once at start-up, then forgotten (gameboard.forget), so it takes no heap in play. A save that
 cannot be played on, whatever is wrong with it, is set aside as `game.bad` and reported."""
 
-import json
 import os
 from binascii import crc32
 
 import iago
-from gameboard.saves import FORMAT, SaveError
+from gameboard.saves import FORMAT, LEGACY_FORMAT, SaveError
 from gameboard.settings import Settings
 
 try:
@@ -16,7 +16,7 @@ except ImportError:
     def const(x):
         return x
 
-# A save is one short line and its checksum: a game of 81 placements with every claim and
+# A save is one short line and its checksum: a game of 100 placements with every claim and
 # flip is under 2 KB. A larger file is damage, refused before it is read into the heap.
 _MAX_BYTES = const(8192)
 
@@ -26,6 +26,10 @@ def load(saves, layout):
     after setting the file aside, for any damage: bad bytes, wrong types, any size, any
     error reading it."""
     path = saves.game_path
+    try:
+        os.stat(path)
+    except OSError:
+        path = saves.legacy_path
     try:
         size = os.stat(path)[6]
         if size > _MAX_BYTES:
@@ -55,31 +59,14 @@ def parse(raw, layout):
     (gameboard/layout.py; None: the hex board's) says which game the board plays."""
     if isinstance(raw, str):
         raw = raw.encode()
-    # Exactly what Saves.save writes: the body, its checksum line, nothing after.
-    lines = raw.split(b"\n")
-    if len(lines) != 3 or lines[2]:
-        raise ValueError("not a body and a checksum line")
-    body = lines[0]
-    if lines[1] != ("crc %08x" % (crc32(body) & 0xFFFFFFFF)).encode():
-        raise ValueError("checksum mismatch")
-    data = json.loads(body.decode())
-    if not isinstance(data, dict):
-        raise ValueError("not an object")
-    if type(data.get("format")) is not int or data["format"] != FORMAT:
-        raise ValueError("unknown format")
-    settings = Settings.from_dict(data.get("settings"))
+    if raw[:1] == b"{":
+        settings, saved_name, start, moves, claims, flips = _legacy_fields(raw)
+    else:
+        settings, saved_name, start, moves, claims, flips = _fields(raw)
     game_name = layout.game if layout else "iago"
-    saved_name = data.get("game", "iago")
     if saved_name != game_name:
         raise ValueError("it is a game of %s, and this board plays %s" % (
             saved_name[:12] if type(saved_name) is str else "nothing known", game_name))
-    start = data["start"]
-    moves = data["moves"]
-    claims = data.get("claims", [])
-    flips = data.get("flips", [])
-    if (type(start) is not str or not _all(moves, str) or not _all(claims, int)
-            or not _all(flips, str)):
-        raise ValueError("a field of the wrong type")
     for ply in claims:
         if ply < 0:
             raise ValueError("a claim before move %d" % (ply + 1))
@@ -101,6 +88,50 @@ def parse(raw, layout):
             raise ValueError("a flip pending on %s, empty or named twice" % name)
         cells.append(cell)
     return settings, game, cells
+
+
+def _fields(raw):
+    """The fields of a save line (gameboard/saves.py), exactly as Saves.save writes it."""
+    end = raw.rfind(b"|")
+    if end < 0 or raw[end:] != ("|%08x\n" % (crc32(raw[:end]) & 0xFFFFFFFF)).encode():
+        raise ValueError("checksum mismatch")
+    fields = raw[:end].decode().split("|")
+    if len(fields) != 7:
+        raise ValueError("%d fields, not 7" % len(fields))
+    if fields[0] != str(FORMAT):
+        raise ValueError("unknown format")
+    claims = []
+    for ply in fields[5].split():
+        if not ply.isdigit():
+            raise ValueError("a claim that is no ply number")
+        claims.append(int(ply))
+    return (Settings.from_code(fields[2]), fields[1], fields[3], fields[4].split(), claims,
+            fields[6].split())
+
+
+def _legacy_fields(raw):
+    """The fields of older firmware's game.json: its JSON body, its checksum line."""
+    import json
+    lines = raw.split(b"\n")
+    if len(lines) != 3 or lines[2]:
+        raise ValueError("not a body and a checksum line")
+    body = lines[0]
+    if lines[1] != ("crc %08x" % (crc32(body) & 0xFFFFFFFF)).encode():
+        raise ValueError("checksum mismatch")
+    data = json.loads(body.decode())
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    if type(data.get("format")) is not int or data["format"] != LEGACY_FORMAT:
+        raise ValueError("unknown format")
+    settings = Settings.from_dict(data.get("settings"))
+    start = data["start"]
+    moves = data["moves"]
+    claims = data.get("claims", [])
+    flips = data.get("flips", [])
+    if (type(start) is not str or not _all(moves, str) or not _all(claims, int)
+            or not _all(flips, str)):
+        raise ValueError("a field of the wrong type")
+    return settings, data.get("game", "iago"), start, moves, claims, flips
 
 
 def _all(items, kind):

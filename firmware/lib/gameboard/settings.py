@@ -79,6 +79,29 @@ class Settings:
             return False
         return True
 
+    def values(self):
+        """The settings' values in the order of NAMES."""
+        return (self.rules, self.penalty, self.hints, self.brightness, self.palette,
+                self.computer, self.level)
+
+    def code(self):
+        """The settings as one digit each, its value's place in CHOICES (a save's line)."""
+        values = self.values()
+        return "".join([str(CHOICES[i].index(values[i])) for i in range(len(NAMES))])
+
+    @classmethod
+    def from_code(cls, code):
+        """Settings from code(); raises ValueError for anything else."""
+        if type(code) is not str or len(code) != len(NAMES):
+            raise ValueError("settings code of %d digits expected" % len(NAMES))
+        values = []
+        for i in range(len(NAMES)):
+            k = ord(code[i]) - 48
+            if not 0 <= k < len(CHOICES[i]):
+                raise ValueError("no %s numbered %s" % (NAMES[i], code[i]))
+            values.append(CHOICES[i][k])
+        return cls(*values)
+
     def as_dict(self):
         return {"rules": self.rules, "penalty": self.penalty, "hints": self.hints,
                 "brightness": self.brightness, "palette": self.palette,
