@@ -16,7 +16,8 @@ from gameboard.leds import LedOutput
 from gameboard.debounce import CROSSING, Debouncer
 from gameboard.layout import Layout
 from gameboard.link import Link
-from gameboard.saves import SaveError, Saves
+from gameboard.palette import PALETTES
+from gameboard.saves import Saves
 from gameboard.settings import Settings
 
 try:
@@ -147,6 +148,8 @@ class App:
                 if closed and timing is not None and timing[0] < 0:
                     timing[0] = clock.ticks_us()
                 ghost = closed and not self.diodes and self._ghostly(event & CROSSING)
+                if closed and not ghost and ctl is self.game:
+                    self._light_first(ctl, cell)
                 ctl.switch(cell, closed, now, ghost)
                 if ctl is not self.game and getattr(ctl, "shares_board", False):
                     self.game.switch(cell, closed, now, ghost)   # the demo's stopping disk
@@ -205,6 +208,17 @@ class App:
                 timing[4] = spent
         if spent < _SCAN_PERIOD_MS:
             clock.sleep_ms(_SCAN_PERIOD_MS - spent)
+
+    def _light_first(self, ctl, cell):
+        """A disk that will be played lights at once, before the controller plays it (4 ms
+        on a Pico) and the frame is composed; the full frame follows in this step."""
+        colour = ctl.placement_colour(cell)
+        if colour >= 0:
+            self.pixels.show(self.leds.light(cell, PALETTES[ctl.settings.palette], colour))
+            timing = self.link.timing
+            if timing is not None and timing[0] >= 0:   # the stats time the disk's first light
+                clock = self.clock
+                self.link.timed(clock.ticks_diff(clock.ticks_us(), timing[0]))
 
     def _flash_failed(self, now, what, exc):
         """A full or read-only flash, or a file where a folder belongs: reported once on the

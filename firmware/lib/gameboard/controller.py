@@ -601,6 +601,17 @@ class Controller:
         self.waiting = NONE
         self._play(new, now)
 
+    def placement_colour(self, cell):
+        """The colour (gameboard/palette.py) a disk arriving on empty `cell` will light if it is
+        played as the next placement, or -1 if it will not be: the app sends that hex to the
+        LEDs before the placement is played and the frame composed (light first)."""
+        if (not self.ready or self.suspect[cell] or self.present[cell] or
+                self.game._cells[cell] or (self._pregame() and self._special[cell] &
+                                            _SETTINGS_HEX and cell != self.engine_move) or
+                not self._playable(cell)):
+            return -1
+        return _FACE_COLOUR[self.game.turn]
+
     def _playable(self, cell):
         """A legal placement for the side to move (on the computer's turn only the hex it
         chose, once it has chosen)."""

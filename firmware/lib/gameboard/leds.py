@@ -105,6 +105,24 @@ class LedOutput:
             x = (gamma[v] * value + 32767) // _FULL
             level[v] = x if x or not value else 1
 
+    def light(self, cell, palette_rgb, colour):
+        """Set `cell` in `wire` to `colour` of `palette_rgb`, at the brightness and cap scale
+        of the last render, and return `wire`: a placed disk's hex is sent before its frame is
+        composed. Allocates nothing. `wire` is written in place: the LED write has returned
+        by then (it blocks), and the next render compares with what the LEDs show."""
+        wire = self.wire
+        level = self._level
+        dest = self._dest
+        scale = self.scale
+        k = colour * 3
+        i = cell * 3
+        for channel in range(3):
+            value = level[palette_rgb[k + channel]]
+            if scale != _UNSCALED:
+                value = (value * scale) >> _SCALE_BITS
+            wire[dest[i + channel]] = value
+        return wire
+
     def invalidate(self):
         """Make the next render report a change (the LEDs may show something else now)."""
         self._sent = False

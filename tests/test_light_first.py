@@ -1,0 +1,94 @@
+"""Light first: a disk that will be played lights before the firmware plays it (docs/board.md,
+"A disk lights the instant it lands"; issue of the board at a player's pace). The LED bytes
+are read from the simulated chain at the moment the controller is handed the closing."""
+
+import pytest
+
+from gameboard import palette
+from host_sim.simboard import SimBoard
+
+DARK_DISK = palette.rgb(palette.STANDARD, palette.DARK)
+LIGHT_DISK = palette.rgb(palette.STANDARD, palette.LIGHT)
+
+
+@pytest.fixture
+def board():
+    with SimBoard(strict=True) as b:
+        b.advance(1200)          # the light check
+        b.received()
+        yield b
+
+
+def watch_switches(board):
+    """Record, for every closing the game's controller is handed, the LED colour its hex
+    already shows on the chain and how many moves the game had then."""
+    seen = []
+    ctl = board.app.game
+    switch = ctl.switch
+    leds = board.app.leds
+
+    def recorded(cell, closed, now, ambiguous=False):
+        if closed:
+            colour = board.circuit.led_colours()[cell]
+            seen.append((ctl.name(cell), colour, ctl.game.ply()))
+        return switch(cell, closed, now, ambiguous)
+
+    ctl.switch = recorded
+    return seen, leds
+
+
+def emitted(leds, rgb):
+    return tuple(leds.level(v) for v in rgb)
+
+
+def test_a_legal_placement_is_lit_before_it_is_played(board):
+    seen, leds = watch_switches(board)
+    board.place("E4")
+    assert seen == [("E4", emitted(leds, DARK_DISK), 0)]
+    assert board.circuit.led_colours()[board.layout.parse_cell("E4")] == emitted(leds, DARK_DISK)
+    assert board.app.game.game.ply() == 1
+
+
+def test_the_light_is_the_movers_colour_and_what_the_full_frame_shows(board):
+    seen, leds = watch_switches(board)
+    board.place("E4")
+    board.place("E6")
+    cell = board.layout.parse_cell("E6")
+    assert seen[-1] == ("E6", emitted(leds, LIGHT_DISK), 1)
+    board.advance(50)
+    assert board.circuit.led_colours()[cell] == emitted(leds, LIGHT_DISK)
+
+
+def test_an_illegal_placement_is_not_lit_as_a_disk(board):
+    seen, leds = watch_switches(board)
+    before = board.circuit.led_colours()[board.layout.parse_cell("E5")]
+    board.place("E5")                       # not a legal first move: an error, never a disk
+    name, colour, plies = seen[0]
+    assert (name, plies) == ("E5", 0)
+    assert colour == before and colour != emitted(leds, DARK_DISK)
+    assert board.app.game.game.ply() == 0
+
+
+def test_a_disk_while_flips_are_pending_is_not_lit_first(board):
+    seen, leds = watch_switches(board)
+    for name in ("E4", "E6", "D5"):
+        board.place(name)
+    board.place("C4")                       # captures D5: D5 must be turned
+    board.advance(600)
+    plies = board.app.game.game.ply()
+    before = board.circuit.led_colours()[board.layout.parse_cell("F6")]
+    board.place("F6")                       # early: it waits for the flip, not lit as played
+    assert seen[-1] == ("F6", before, plies)
+
+
+def test_under_the_current_cap_the_light_is_scaled_as_the_frame(board):
+    leds = board.app.leds
+    wire = bytearray(leds.wire)
+    leds.scale = 2048                       # as if the last frame had been capped to half
+    cell = board.layout.parse_cell("E4")
+    out = leds.light(cell, palette.STANDARD, palette.DARK)
+    order = board.boardmap.colour_order
+    at = board.boardmap.led_of_cell[cell] * board.boardmap.bpp
+    assert [out[at + order[c]] for c in range(3)] == [
+        (leds.level(v) * 2048) >> 12 for v in DARK_DISK]
+    assert out is leds.wire and out[:at] == wire[:at]      # nothing else changed
