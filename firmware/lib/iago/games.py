@@ -22,11 +22,6 @@ def module(name):
     return getattr(package, leaf)
 
 
-def game_of(board):
-    """The game name of a board object."""
-    return board.GAME
-
-
 def search(board, level=5, seed=0, nodes=None):
     """A computer-opponent search for `board`'s game, with the interface of
     `iago.engine.Search` (step(max_nodes) -> done, best(), result()). Iago has its own tuned

@@ -78,13 +78,3 @@ def neighbour(cell, direction):
     """The adjacent cell in `direction` (0-5), or None at the edge."""
     nxt = NEIGHBOURS[cell * 6 + direction]
     return None if nxt == NO_CELL else nxt
-
-
-def ray(cell, direction):
-    """The cells from `cell` (excluded) to the edge in `direction`, nearest first."""
-    out = []
-    nxt = NEIGHBOURS[cell * 6 + direction]
-    while nxt != NO_CELL:
-        out.append(nxt)
-        nxt = NEIGHBOURS[nxt * 6 + direction]
-    return out

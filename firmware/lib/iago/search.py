@@ -101,11 +101,6 @@ def hints_for(board):
     return weights, mobility, early, late
 
 
-def weights_for(board):
-    """The cell weights the evaluation uses for `board`'s game (a list, one int per cell)."""
-    return hints_for(board)[0]
-
-
 def final_value(board, side):
     """The value of the finished game on `board` for `side`: WIN + margin to the winner,
     -WIN + margin to the loser, the margin (0) for a draw."""

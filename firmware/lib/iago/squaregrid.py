@@ -35,12 +35,6 @@ class Grid:
             return rank * self.size + file
         return NO_CELL
 
-    def file_of(self, cell):
-        return cell % self.size
-
-    def rank_of(self, cell):
-        return cell // self.size
-
     def parse_cell(self, name):
         """'d3' -> 19 on 8x8. Upper case is accepted; raises InvalidCellError."""
         text = name.strip().lower() if isinstance(name, str) else ""
@@ -61,18 +55,6 @@ class Grid:
         """The adjacent cell in `direction` (0-7), or None at the edge."""
         nxt = self.NEIGHBOURS[cell * 8 + direction]
         return None if nxt == NO_CELL else nxt
-
-    def ray(self, cell, direction):
-        """The cells from `cell` (excluded) to the edge in `direction`, nearest first."""
-        out = []
-        nxt = self.NEIGHBOURS[cell * 8 + direction]
-        while nxt != NO_CELL:
-            out.append(nxt)
-            nxt = self.NEIGHBOURS[nxt * 8 + direction]
-        return out
-
-    def is_corner(self, cell):
-        return cell in self.CORNERS
 
 
 _GRIDS = {}
