@@ -43,7 +43,7 @@ DEFAULTS = {
     # shows ghost presses, and the firmware never plays a hex that could be one.
     "diodes": True,
     # The board's shape: {"kind": "hex"} (61 hexes, Iago) or {"kind": "square", "size": 8}
-    # (Othello) / 7 (Io 7x7); gameboard/layout.py.
+    # (Othello) / 7 or 9 (Io); gameboard/layout.py.
     "geometry": {"kind": "hex"},
 }
 REQUIRED = ("format", "name", "rows", "cols", "led_pin", "cells")
@@ -69,7 +69,7 @@ class BoardMap:
                          neopixel's ORDER: (1, 0, 2) for GRB
     buttons              {"select": gpio, "confirm": gpio}, either or both may be absent
     current_budget_ma, led_ma_per_channel, led_idle_ma, debounce_ms
-    geometry, size       "hex" (size 9) or "square" (size 7 or 8)
+    geometry, size       "hex" (size 9) or "square" (size 7, 8 or 9)
     cells                how many cells: 61 hexes, or size * size squares
     lines                how many row lines the scan fills: len(row_pins), at least 8
     cell_of_crossing     bytearray(lines * 8): crossing (row * 8 + col, positions in row_pins
@@ -105,19 +105,6 @@ class BoardMap:
     crossing_of_cell: bytearray
     led_of_cell: bytearray
     cell_of_led: bytearray
-
-
-def used_pins(bmap):
-    """Every GPIO the board uses, with what it is: {gpio: "rows[0]", ...}."""
-    used = {}
-    for i, pin in enumerate(bmap.row_pins):
-        used[pin] = "rows[%d]" % i
-    for i, pin in enumerate(bmap.col_pins):
-        used[pin] = "cols[%d]" % i
-    used[bmap.led_pin] = "led_pin"
-    for name in bmap.buttons:
-        used[bmap.buttons[name]] = "buttons.%s" % name
-    return used
 
 
 def _fail(message):

@@ -56,7 +56,6 @@ COLOUR_BLIND = bytes((
 ))
 
 PALETTES = (STANDARD, COLOUR_BLIND)
-PALETTE_NAMES = ("standard", "colour-blind")
 
 
 def rgb(pal, colour):
