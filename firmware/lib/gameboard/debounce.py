@@ -146,10 +146,6 @@ class Debouncer:
         return debounce(raw_rows, self.state, self.pending, self.since, now_ms,
                         self.debounce_ms, self.events)
 
-    def is_closed(self, crossing):
-        """The debounced state of one switch."""
-        return (self.state[crossing >> 3] >> (crossing & 7)) & 1
-
     def busy(self):
         """True while some switch is being timed (its raw state differs from its debounced one)."""
         return self.pending != self._idle

@@ -123,10 +123,6 @@ class LedOutput:
             wire[dest[i + channel]] = value
         return wire
 
-    def invalidate(self):
-        """Make the next render report a change (the LEDs may show something else now)."""
-        self._sent = False
-
     def level(self, value):
         """The wire value of a frame value at the current brightness, before the cap."""
         return self._level[value]
@@ -134,17 +130,6 @@ class LedOutput:
     def _ma(self, channel_sum):
         # Rounded up, so the estimate never undercounts.
         return self._idle_ma + (channel_sum * self._ma_per_channel + 254) // 255
-
-    def estimated_ma(self, frame=None):
-        """The estimated draw of `frame` (default: the own frame) at the current brightness,
-        before the cap."""
-        if frame is None:
-            frame = self.frame
-        level = self._level
-        total = 0
-        for x in frame:
-            total += level[x]
-        return self._ma(total)
 
     def render(self):
         """Compose `wire` from `frame`; True if `wire` changed (or was never rendered before).
