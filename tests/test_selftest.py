@@ -65,6 +65,11 @@ def lit_cells(st, now):
     return [c for c in range(iago.CELLS) if any(st.frame[c * 3:c * 3 + 3])]
 
 
+def test_the_class_has_its_docstring():
+    # A string after the first statement of a class body is an expression, not its __doc__.
+    assert SelfTest.__doc__.startswith("The self-test, with the controller's interface")
+
+
 def test_lights_each_led_alone_in_chain_order_then_all_low_white():
     chain = bytes(reversed(range(iago.CELLS)))      # I9 first
     st = SelfTest(Settings(), 1000, chain)

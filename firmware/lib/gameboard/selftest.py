@@ -76,7 +76,6 @@ def _put(frame, cell, rgb):
 
 
 class SelfTest(NotPlaying):
-    busy = "the board is in its self-test: restart it to play"
     """The self-test, with the controller's interface (switch, tick, compose, frame, outbox,
     dirty, save_due, finished, settings).
 
@@ -90,6 +89,8 @@ class SelfTest(NotPlaying):
     layout      the board's shape (gameboard/layout.py; default the hex board)
     ask_ms      how long an asked hex may stay open before it counts as silent
     """
+
+    busy = "the board is in its self-test: restart it to play"
 
     def __init__(self, settings=None, now=0, chain=None, frame=None, closed=None, ask_ms=ASK_MS,
                  layout=None):
