@@ -6,11 +6,18 @@ BIN    := $(VENV)/bin
 .PHONY: all test typecheck bench soak venv node_modules clean sim deploy repl hardware
 all: test
 
-# Python virtualenv with the project (editable) and its dev tools.
+# Python virtualenv with the project (editable) and its dev tools; they include everything
+# `make sim` needs, so its stamp is set too.
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,sim]'
+	touch $@ $(VENV)/.installed-sim
+
+# The same virtualenv with only what the simulator needs (`make sim`): no test toolchain.
+$(VENV)/.installed-sim: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[sim]'
 	touch $@
 
 # Node packages: the MicroPython WebAssembly port.
@@ -49,7 +56,7 @@ hardware: venv
 # The firmware on the simulated board, in a web page (docs/web.md). The web server listens on
 # 8000, or on the PORT given on the command line: make sim PORT=8080 (deploy's PORT is a device).
 SIM_PORT = $(if $(filter command line,$(origin PORT)),$(PORT),8000)
-sim: venv
+sim: $(VENV)/.installed-sim
 	$(BIN)/iago serve --sim --http-port $(SIM_PORT)
 
 # A Pico running MicroPython 1.22+ on USB (README: "Put the firmware on a Pico").
