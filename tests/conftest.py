@@ -11,6 +11,44 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+# The fixtures that hand a test a MicroPython VM; their users are marked `micropython`.
+_VM_FIXTURES = {"micropython", "unix_micropython", "wasm_micropython"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if _VM_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.micropython)
+
+
+def _refuse_unmarked(item):
+    def check(vm):
+        if item.get_closest_marker("micropython") is None:
+            pytest.fail("%s starts the %s MicroPython VM but lacks the `micropython` mark"
+                        % (item.nodeid, vm), pytrace=False)
+    return check
+
+
+def _guarded(item):
+    mpvm.before_vm = _refuse_unmarked(item)
+    try:
+        return (yield)
+    finally:
+        mpvm.before_vm = None
+
+
+# `-m "not micropython"` must leave out every test that needs a VM: one that starts a VM
+# without the mark fails, in its set-up (a fixture) or its body.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    return (yield from _guarded(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    return (yield from _guarded(item))
+
+
 @pytest.fixture(params=[pytest.param(name, marks=pytest.mark.micropython) for name in mpvm.RUNNERS])
 def micropython(request):
     """A runner for each MicroPython VM: ``micropython(source, lib=None) -> stdout``.

@@ -34,6 +34,15 @@ WASM_PACKAGE = ROOT / "node_modules" / "@micropython" / "micropython-webassembly
 TIMEOUT = 120  # seconds
 _TRACEBACK = "Traceback (most recent call last):\n"
 
+# Called with the VM's name ("unix" or "wasm") before one starts: tests/conftest.py sets it
+# while a test runs, so a test without the `micropython` mark cannot start a VM unseen.
+before_vm = None
+
+
+def _starting(vm):
+    if before_vm is not None:
+        before_vm(vm)
+
 
 class MicroPythonError(AssertionError):
     """A program failed under a MicroPython VM."""
@@ -79,6 +88,7 @@ def _run(vm, argv, source, env=None, cwd=None):
 
 def unix_binary():
     """Path of the unix port's ``micropython`` command (next to this Python)."""
+    _starting("unix")
     candidate = Path(sys.executable).parent / "micropython"
     found = str(candidate) if candidate.exists() else shutil.which("micropython")
     if not found:
@@ -107,6 +117,7 @@ def run_wasm(source, lib=None):
     `lib` is an extra directory (or list of them), copied to /lib1, /lib2, ... and
     placed on sys.path after /lib.
     """
+    _starting("wasm")
     node = shutil.which("node")
     if not node:
         raise ToolMissingError("`node` is not installed; the WebAssembly port needs Node.js >= 18.3")

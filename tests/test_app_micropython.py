@@ -4,7 +4,11 @@ a game played through it, steady-state steps that allocate nothing, and the heap
 import tempfile
 from pathlib import Path
 
+import pytest
+
 import mpvm
+
+pytestmark = pytest.mark.micropython
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -83,6 +83,7 @@ def test_no_room_for_the_copy_still_gives_the_map(flash):
     assert bmap.cells == 61 and not (flash / "no-such-dir").exists()
 
 
+@pytest.mark.micropython
 def test_under_micropython_the_second_start_reads_the_copy_without_the_checker(flash):
     out = mpvm.run_unix("""
 import sys

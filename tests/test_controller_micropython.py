@@ -5,6 +5,8 @@ import pytest
 
 import mpvm
 
+pytestmark = pytest.mark.micropython
+
 SETUP = """
 import gc
 try:

@@ -647,6 +647,7 @@ def test_a_damaged_finished_game_is_refused_on_the_link(tmp_path):
         assert board.command({"cmd": "ping"})["ok"] and board.restarts == 0
 
 
+@pytest.mark.micropython
 def test_under_micropython_damage_is_set_aside_and_wrong_settings_refused(tmp_path):
     """The same paths on the unix MicroPython VM, whose bool is no int and whose files and
     errors differ from CPython's."""

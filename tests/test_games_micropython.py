@@ -6,6 +6,8 @@ import pytest
 import mpvm
 from test_rules_micropython import LCG, run_cpython
 
+pytestmark = pytest.mark.micropython
+
 PROGRAM = LCG + """
 from iago import games
 

@@ -99,6 +99,7 @@ print("checked", checked)
 """
 
 
+@pytest.mark.micropython
 def test_viper_kernel_matches_the_plain_code_under_unix_micropython():
     out = mpvm.run_unix("MAP = %r\n" % str(mpvm.ROOT / "hardware" / "board.json")
                         + KERNEL_PROGRAM, heap="1m")
@@ -108,6 +109,7 @@ def test_viper_kernel_matches_the_plain_code_under_unix_micropython():
     assert checked // 1000 >= 10          # the current cap scaled some whole frames
 
 
+@pytest.mark.micropython
 def test_wasm_port_falls_back_to_the_plain_code():
     out = mpvm.run_wasm("""
 from gameboard import leds, _ledplain
@@ -271,6 +273,7 @@ print(first["closings_timed"], second["closings_timed"], second["closing_to_fram
 """
 
 
+@pytest.mark.micropython
 def test_stats_under_unix_micropython_reports_the_heap_and_keeps_idle_steps_allocation_free(
         tmp_path):
     source = "MAP = %r\nROOT = %r\n" % (str(mpvm.ROOT / "hardware" / "board.json"),
@@ -279,6 +282,7 @@ def test_stats_under_unix_micropython_reports_the_heap_and_keeps_idle_steps_allo
     assert out.split() == ["0", "1", "True", "True", "True"]
 
 
+@pytest.mark.micropython
 def test_paint_kernel_matches_the_plain_painter_under_unix_micropython():
     out = mpvm.run_unix("""
 from gameboard import controller, palette, _ledkernel, _ledplain

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 import iago
@@ -163,6 +164,7 @@ def test_fuzzed_commands_always_get_one_reply(cmd, fields):
         assert port.cmd(cmd="state")["ok"]
 
 
+@pytest.mark.micropython
 def test_every_command_under_micropython_leaves_no_command_code_in_the_heap(tmp_path):
     """Under the unix MicroPython VM: the less frequent commands come from gameboard/commands.py,
     imported when sent and forgotten after; `state` and `stats` stay in the link itself."""

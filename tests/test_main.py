@@ -37,6 +37,7 @@ port.write("got " + got.decode())
 """
 
 
+@pytest.mark.micropython
 def test_usb_serial_read_never_blocks_and_returns_what_arrives(tmp_path):
     program = tmp_path / "usb.py"
     program.write_text(USB_PROGRAM)

@@ -228,6 +228,7 @@ for seed, first in RUNS:
 """
 
 
+@pytest.mark.micropython
 def test_a_random_game_is_identical_under_micropython():
     source = "RUNS = %r\n" % ([(1, DARK), (40, LIGHT), (116, DARK)],) + MICROPYTHON_GAME
     expected = run_cpython(source)

@@ -115,6 +115,7 @@ print(record.parse(text.replace('"Othello"', '"othello"')).board().text())
 """
 
 
+@pytest.mark.micropython
 def test_othello_records_read_and_write_the_same_under_micropython():
     expected = {}
     exec(compile(RECORD_PROGRAM.replace("print(", "out.append("), "<record>", "exec"),

@@ -8,6 +8,8 @@ import pytest
 
 import mpvm
 
+pytestmark = pytest.mark.micropython
+
 # A small LCG, so the move choice does not depend on either interpreter's `random`.
 LCG = """
 def lcg(seed):

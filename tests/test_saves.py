@@ -132,6 +132,7 @@ def test_error_log_keeps_the_newest_part(tmp_path):
     assert len(text) == 4096 and text.endswith("b" * 3000)
 
 
+@pytest.mark.micropython
 def test_a_finished_game_is_kept_and_its_writer_forgotten_under_micropython(tmp_path):
     """archive and iago.record are used at a game's end and dropped after (gameboard.forget),
     so their code takes no heap in the next game; on CPython nothing is dropped."""

@@ -127,3 +127,11 @@ def test_mpy_cross_reports_errors(tmp_path):
     source.write_text("x = 1\ndef f(:\n")
     with pytest.raises(mpvm.MicroPythonError, match=r"(?s)line 2.*SyntaxError"):
         mpvm.mpy_cross(source, tmp_path)
+
+
+def test_a_test_without_the_mark_cannot_start_a_vm():
+    # This test has no `micropython` mark, so conftest refuses it a VM before one starts.
+    with pytest.raises(pytest.fail.Exception, match="lacks the `micropython` mark"):
+        mpvm.run_unix("print(1)")
+    with pytest.raises(pytest.fail.Exception, match="lacks the `micropython` mark"):
+        mpvm.run_wasm("print(1)")
