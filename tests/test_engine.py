@@ -192,10 +192,24 @@ def test_node_budget_is_respected():
         assert result.move in board.legal_moves
 
 
-def test_level_budgets_are_node_counts():
+def test_a_level_spends_its_node_budget_on_a_minimax_best_move():
     board = random_positions("standard", 1, seed=9)[0]
-    for level, (budget, _depth, _noise) in engine.LEVELS.items():
-        assert engine.Search(board, level).run().nodes <= budget
+    replies = list(board.legal_moves)
+    assert len(replies) == 33
+    for level, (budget, depth_limit, noise) in engine.LEVELS.items():
+        result = engine.Search(board, level).run()
+        assert result.move in replies
+        # It stops at its budget, or at its depth limit once every reply is looked at: a
+        # search that gave up early does neither.
+        assert result.nodes == budget or (result.depth == depth_limit
+                                          and len(replies) <= result.nodes <= budget), level
+        if not noise:
+            # Plain negamax at the depth the search completed values its move as the best.
+            board.push(result.move)
+            value = -negamax(board, result.depth - 1)
+            board.pop()
+            assert value == negamax(board, result.depth), level
+    assert engine.Search(board, 5).run().depth >= 3
 
 
 def test_time_budget_uses_the_given_clock():
