@@ -308,18 +308,19 @@ def test_bad_requests_get_a_4xx_with_a_message_and_leave_the_board_alone(fresh):
 
 
 def test_garbage_on_the_socket_gets_a_json_400_and_the_server_goes_on(fresh):
+    host = b"Host: 127.0.0.1:%d\r\n" % fresh.port
     for junk in (b"HELLO\r\n\r\n", b"GET /\x00 HTTP/9.9 what\r\n\r\n",
-                 b"POST /api/place HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 b"POST /api/place HTTP/1.1\r\n" + host + b"Content-Type: application/json\r\n"
                  b"Content-Length: nine\r\n\r\n"):
         answer = _exchange(fresh.port, junk)
         assert answer.startswith("HTTP/1.") and " 400 " in answer.split("\r\n")[0], answer
         assert '"ok": false' in answer
     # A POST without a length, and a client that goes away mid-request.
-    answer = _exchange(fresh.port, b"POST /api/place HTTP/1.1\r\nHost: x\r\n"
+    answer = _exchange(fresh.port, b"POST /api/place HTTP/1.1\r\n" + host +
                        b"Content-Type: application/json\r\n\r\n")
     assert " 411 " in answer.split("\r\n")[0] and "Content-Length" in answer
     with socket.create_connection(("127.0.0.1", fresh.port), timeout=10) as sock:
-        sock.sendall(b"POST /api/place HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+        sock.sendall(b"POST /api/place HTTP/1.1\r\n" + host + b"Content-Type: application/json"
                      b"\r\nContent-Length: 100\r\n\r\n{\"ce")
     assert fresh.alive() and fresh.state()["phase"] == "play"
 

@@ -1,6 +1,18 @@
 """Checking what a page sends: every problem becomes an ApiError with an HTTP status."""
 
+import json
+
 import iago
+from gameboard.commands import FIELDS
+from gameboard.link import COMMANDS as BOARD_COMMANDS
+from gameboard.settings import RULE_CHOICES, Settings
+
+# The host-link commands a page may send (docs/protocol.md); the board also knows `selftest`
+# and `stats`, which are not the page's business.
+COMMANDS = ("ping", "version", "state", "new_game", "settings", "take_back", "claim", "games",
+            "game", "suggest", "demo")
+assert set(COMMANDS) <= set(BOARD_COMMANDS)
+LINE_ROOM = 500              # bytes of a command's line: the board drops lines over 512
 
 
 class ApiError(Exception):
@@ -58,6 +70,53 @@ def number(body, name, low, high, default=None, required=True):
 
 def flag(body, name, default=None, required=True):
     return field(body, name, bool, default, required)
+
+
+def host_command(body):
+    """The host-link command of a page's {"cmd": ..., fields}, checked as the firmware checks
+    it (gameboard/commands.py, settings.py): the command, its fields, their types and values.
+    What the board would refuse is refused here (400) and never reaches a real board; what
+    depends on the game (a take-back, a saved game's id) is left to the board."""
+    cmd = body.get("cmd")
+    if not isinstance(cmd, str):
+        raise bad("a command needs a \"cmd\" string (one of %s)" % ", ".join(COMMANDS))
+    if cmd not in COMMANDS:
+        raise bad("unknown command %r (known: %s)" % (cmd[:40], ", ".join(COMMANDS)))
+    msg = {key: value for key, value in body.items() if key != "id"}
+    host_line(msg, "page-000000")
+    takes = FIELDS.get(cmd, ())
+    for key in msg:
+        if key != "cmd" and key not in takes:
+            raise bad("%s takes %s, not %r" % (
+                cmd, " or ".join('"%s"' % name for name in takes) or "no fields", key[:20]))
+    if cmd == "new_game" and "rules" in msg and "settings" in msg:
+        raise bad("new_game takes \"rules\" or \"settings\", not both")
+    if "rules" in msg:
+        rules = field(msg, "rules", str)
+        base = rules[:-len("+penalty")] if rules.endswith("+penalty") else rules
+        if base not in RULE_CHOICES:
+            raise bad("unknown rules %r (known: %s, any of them +penalty where allowed)" % (
+                rules[:40], ", ".join(RULE_CHOICES)))
+    if "settings" in msg or cmd == "settings":
+        # One setting at a time on the defaults, which allow any single change: a
+        # combination the game forbids is for the board to refuse.
+        for key, value in field(msg, "settings", dict).items():
+            try:
+                Settings.from_dict({key: value})
+            except ValueError as exc:
+                raise bad(str(exc))
+    if cmd == "game" and type(msg.get("game")) is not int:   # true and 1.0 are no id
+        raise bad("game needs an integer \"game\" id (see the games command)")
+    return msg
+
+
+def host_line(msg, rid):
+    """The host-link line of command `msg` with its id `rid`, refused if the board would drop
+    it as too long."""
+    line = json.dumps(dict(msg, id=rid))
+    if len(line.encode()) >= LINE_ROOM:
+        raise bad("the command is longer than the board's line limit (512 bytes)")
+    return line
 
 
 def _kind_name(kind):

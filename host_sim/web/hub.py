@@ -4,7 +4,10 @@ The driver publishes; each Server-Sent Events connection runs `stream()` in its 
 thread. State and LEDs are versioned snapshots, not queues: a slow page skips frames and always
 gets the newest, so no page can make the board or another page wait. The console is a ring of
 the last LOG_KEEP lines of the host link, numbered, so a page that falls behind by more than
-that is told how many it missed.
+that is told how many it missed. Every HEARTBEAT_S each page also gets a `heartbeat`: the
+server's time and the driver's health (`pulse`), so a page notices within seconds that its
+server is gone (no heartbeat) or its simulator stuck (docs/web.md, "Server heartbeat and
+faults").
 """
 
 import collections
@@ -14,7 +17,7 @@ import time
 
 LOG_KEEP = 1000
 LOG_ON_CONNECT = 300     # console lines a newly connected page gets
-KEEPALIVE_S = 15
+HEARTBEAT_S = 1.0
 
 
 class Hub:
@@ -30,6 +33,7 @@ class Hub:
         self._viewers = 0
         self._viewers_version = 0
         self.closed = False
+        self.pulse = None        # () -> dict: the driver's health, sent with each heartbeat
 
     # --- publishing (the driver) -------------------------------------------------------------
 
@@ -89,7 +93,14 @@ class Hub:
         with self._cond:
             return self._viewers
 
-    def stream(self, write, keepalive=KEEPALIVE_S):
+    def heartbeat(self):
+        """The server's time in ms since 1970 and the driver's health (its `pulse`)."""
+        beat = {"server_ms": int(time.time() * 1000)}
+        if self.pulse is not None:
+            beat.update(self.pulse())
+        return beat
+
+    def stream(self, write, heartbeat=HEARTBEAT_S):
         """Send Server-Sent Events to one page through `write(bytes)` until the hub closes or
         `write` raises OSError (the page went away)."""
         with self._cond:
@@ -97,15 +108,21 @@ class Hub:
             self._viewers_version += 1
             self._cond.notify_all()
             sent = [0, 0, max(0, self._log_seq - LOG_ON_CONNECT), 0]
+        beat_at = time.monotonic()      # the first heartbeat at once
         try:
             write(b"retry: 1000\n\n")
             while True:
                 with self._cond:
-                    self._cond.wait_for(lambda: self.closed or self._news(sent), keepalive)
+                    self._cond.wait_for(lambda: self.closed or self._news(sent),
+                                        max(0.0, beat_at - time.monotonic()))
                     if self.closed:
                         return
                     chunk = self._collect(sent)
-                write(chunk or b": keepalive\n\n")
+                if time.monotonic() >= beat_at:
+                    beat_at = time.monotonic() + heartbeat
+                    chunk += _event("heartbeat", json.dumps(self.heartbeat()))
+                if chunk:
+                    write(chunk)
         except OSError:
             return
         finally:

@@ -20,14 +20,18 @@ def _port_number(text):
     return value
 
 
-def _speed(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("a speed is a number such as 1 or 0.5, not %r" % text)
-    if not SPEEDS[0] <= value <= SPEEDS[1]:
-        raise argparse.ArgumentTypeError("the speed is %g-%g, not %g" % (SPEEDS + (value,)))
-    return value
+def _number(convert, low, high, name, example):
+    """An argparse type: `convert` (int or float) of the text, from `low` to `high`."""
+    def check(text):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("%s is a number such as %s, not %r" % (
+                name, example, text))
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError("%s is %g-%g, not %g" % (name, low, high, value))
+        return value
+    return check
 
 
 def add_arguments(parser):
@@ -45,7 +49,8 @@ def add_arguments(parser):
     parser.add_argument("--games-dir", metavar="DIR",
                         help="where the record of every finished game is kept (default "
                         "$XDG_DATA_HOME/iago/games, that is ~/.local/share/iago/games)")
-    parser.add_argument("--speed", type=_speed, default=1.0,
+    parser.add_argument("--speed", type=_number(float, *SPEEDS, "the speed", "1 or 0.5"),
+                        default=1.0,
                         help="simulated board: virtual seconds per real second, 0.25-8 "
                         "(default 1)")
     parser.add_argument("--flash-dir", metavar="DIR",
@@ -65,3 +70,11 @@ def add_arguments(parser):
     parser.add_argument("--baud", type=int, default=115200,
                         help="real board: the serial port's baud rate (USB ignores it)")
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request")
+    parser.add_argument("--request-timeout", type=_number(float, 0.1, 3600, "the timeout", "10"),
+                        default=10.0, metavar="S",
+                        help="the longest wait for a request's next bytes, in seconds (default "
+                        "10): slower or half-sent requests are answered 408 and closed")
+    parser.add_argument("--max-connections", type=_number(int, 1, 10000, "the number", "64"),
+                        default=64, metavar="N",
+                        help="connections served at once (default 64; each page keeps one "
+                        "open): more get 503 Service Unavailable")

@@ -50,6 +50,13 @@ class Replay:
         if self.index == self.target or not board.powered or driver.flipping:
             return
         ctl = board.controller
+        if ctl is not board.app.game:                      # the demo or the self-test
+            self.error = ("the board left the game for %s: load the record again once "
+                          "it is back (a disk put down stops the demo)" % (
+                              "its demo" if ctl.state().get("phase") == "demo" else
+                              "its self-test"))
+            self.target = self.index
+            return
         if ctl.phase == STARTUP:                           # the light check
             return
         played = [iago.cell_name(c) for c in ctl.game.move_stack]

@@ -23,10 +23,10 @@ from gameboard import boardmap as boardmaps
 from gameboard.layout import Layout
 
 from host_sim.simboard import DEFAULT_MAP, ROOT
-from host_sim.web import records
-from host_sim.web.api import ApiError, bad, conflict
+from host_sim.web import api, records
+from host_sim.web.api import ApiError, conflict
 from host_sim.web.ledview import derived_leds, inferred_disks, layout_dict, layout_of
-from host_sim.web.simdriver import ACTION_NAMES, COMMANDS
+from host_sim.web.simdriver import ACTION_NAMES
 
 REOPEN_S = 1.0
 STATE_EVERY_S = 2.0          # the state is asked for at least this often
@@ -82,6 +82,11 @@ class SerialDriver:
     def describe(self):
         return "the board on %s" % self.port_name
 
+    def pulse(self):
+        """The link's health, for the pages' heartbeat (docs/web.md)."""
+        return {"board": "connected" if self.port is not None else "disconnected",
+                "clock_ms": None, "stalled_ms": None, "fault": 0}
+
     # --- the web server's side -----------------------------------------------------------
 
     def handle(self, action, body):
@@ -101,14 +106,10 @@ class SerialDriver:
                                                              self.info.get("board", "?")))
 
     def _command_action(self, body):
-        cmd = body.get("cmd")
-        if not isinstance(cmd, str):
-            raise bad("a command needs a \"cmd\" string (one of %s)" % ", ".join(COMMANDS))
-        if cmd not in COMMANDS:
-            raise bad("unknown command %r (known: %s)" % (cmd, ", ".join(COMMANDS)))
-        reply = self.command({key: value for key, value in body.items() if key != "id"})
+        msg = api.host_command(body)      # what the board would refuse never reaches it
+        reply = self.command(msg)
         if not reply.get("ok"):
-            raise ApiError(400, "the board refused %s: %s" % (cmd, reply.get("error")))
+            raise ApiError(400, "the board refused %s: %s" % (msg["cmd"], reply.get("error")))
         self._refresh.set()
         return reply
 
@@ -117,9 +118,7 @@ class SerialDriver:
         with self._seq_lock:
             self._seq += 1
             rid = "web-%d" % self._seq
-        line = json.dumps(dict(msg, id=rid))
-        if len(line.encode()) >= 500:
-            raise bad("the command is longer than the board's line limit (512 bytes)")
+        line = api.host_line(msg, rid)
         waiter = [threading.Event(), None, source]
         self._waiting[rid] = waiter
         try:
@@ -325,6 +324,7 @@ class SerialDriver:
             "saved": self.saved,
             "gestures": False,
             "sim": None,
+            "fault": None,
         })
 
     def _led_hexes(self):

@@ -12,9 +12,14 @@
 Every refused request gets a 4xx status and {"ok": false, "error": "..."}; nothing a page sends
 reaches the board unchecked, and no request can stop the server. POSTs must be JSON
 (`Content-Type: application/json`) from this server's own pages, so another web site open in
-the same browser cannot play on the board.
+the same browser cannot play on the board, and every request must name this server by a
+loopback name or one given with --host, so a web site whose name an attacker points at
+127.0.0.1 (DNS rebinding) cannot either. At most max_connections connections are served at
+once (more get a 503 at once) and each read waits at most request_timeout seconds, so slow or
+half-sent requests cannot tie the server up.
 """
 
+import ipaddress
 import json
 import mimetypes
 import signal
@@ -33,6 +38,10 @@ from host_sim.web.tabledriver import TableDriver
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 256 * 1024
+REQUEST_TIMEOUT_S = 10.0     # the longest wait for a request's next bytes
+MAX_CONNECTIONS = 64         # served at once; browsers open at most 6 per server
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+WILDCARDS = ("0.0.0.0", "::", "")
 _STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml",
                  ".png": "image/png", ".ico": "image/x-icon"}
@@ -46,12 +55,37 @@ class Handler(BaseHTTPRequestHandler):
     def app(self):
         return self.server.app
 
+    def setup(self):
+        self.timeout = self.app.request_timeout     # applied to the socket by setup()
+        super().setup()
+
     def log_message(self, fmt, *args):
         if self.app.verbose:
             sys.stderr.write("%s %s\n" % (self.address_string(), fmt % args))
 
+    def parse_request(self):
+        """The request line and headers, then the Host check, for every method."""
+        try:
+            if not super().parse_request():
+                return False
+        except TimeoutError:
+            self.close_connection = True
+            self._refuse(408, "the request's headers did not arrive within %g s" %
+                         self.app.request_timeout)
+            return False
+        problem = self.app.host_problem(self.headers.get("Host"))
+        if problem:
+            self._drain_body()
+            self.close_connection = True
+            self._refuse(403, problem)
+            return False
+        return True
+
     def send_error(self, code, message=None, explain=None):
         """Errors of the HTTP layer itself (a garbled request line...) as JSON too."""
+        if code == HTTPStatus.NOT_IMPLEMENTED:      # an unknown method
+            code, message = 405, "%s is not supported: GET pages and state, POST actions" % (
+                self.command[:20])
         try:
             text = message or HTTPStatus(code).phrase
         except ValueError:
@@ -103,7 +137,8 @@ class Handler(BaseHTTPRequestHandler):
             elif path == "/api/state":
                 hub = self.app.hub
                 self._json(200, {"ok": True, "snapshot": hub.state(), "leds": hub.leds(),
-                                 "console": hub.console(100), "viewers": hub.viewers})
+                                 "console": hub.console(100), "viewers": hub.viewers,
+                                 "heartbeat": hub.heartbeat()})
             elif path == "/api/events":
                 self._events()
             elif path == "/api/record":
@@ -113,17 +148,26 @@ class Handler(BaseHTTPRequestHandler):
                              "no such resource %r (GET /api/state, /api/events, /api/record; "
                              "actions are POSTed)" % path)
             else:
-                self._refuse(404, "no such page %r" % path)
+                self._refuse(404, "no such page %r" % path[:300])
         except ApiError as exc:
             self._refuse(exc.status, exc.message)
+        except (ConnectionError, TimeoutError):
+            raise                    # the page went away: nobody to answer
+        except Exception as exc:     # a bug: answered, logged, and the server goes on
+            self.app.hub.log("note", "server error on GET %s: %r" % (path[:100], exc), "server")
+            self._refuse(500, "internal error: %s" % exc)
 
     do_HEAD = do_GET
 
     def _static(self, name):
-        path = (STATIC / name).resolve()
-        if ("/" in name or "\\" in name or name.startswith(".") or path.parent != STATIC or
-                not path.is_file()):
-            self._refuse(404, "no such file %r" % name)
+        try:
+            path = (STATIC / name).resolve()
+            found = path.is_file()
+        except (OSError, ValueError):    # a name too long for the file system, a NUL...
+            found = False
+        if (not found or "/" in name or "\\" in name or name.startswith(".") or
+                path.parent != STATIC):
+            self._refuse(404, "no such file %r" % name[:100])
             return
         kind = _STATIC_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
         self._send(200, path.read_bytes(), kind or "application/octet-stream")
@@ -193,7 +237,14 @@ class Handler(BaseHTTPRequestHandler):
         if length < 0 or length > MAX_BODY:
             self.close_connection = True
             raise ApiError(413, "the body is limited to %d bytes" % MAX_BODY)
-        raw = self.rfile.read(length)
+        try:
+            raw = self.rfile.read(length)
+        except TimeoutError:
+            self.close_connection = True
+            raise ApiError(408, "the body did not arrive within %g s" % self.app.request_timeout)
+        if len(raw) < length:
+            self.close_connection = True
+            raise ApiError(400, "the body ended after %d of %d bytes" % (len(raw), length))
         if kind != "application/json":
             raise ApiError(415, "send JSON with Content-Type: application/json")
         if not raw.strip():
@@ -226,6 +277,41 @@ class Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128     # a burst of connections waits to be answered, not dropped
+
+    def process_request(self, request, client_address):
+        """A thread for the connection while a slot is free; else a 503 at once."""
+        if not self.slots.acquire(blocking=False):
+            self._busy(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def _busy(self, request):
+        body = json.dumps({"ok": False, "error": "the server is busy (%d connections): try "
+                           "again" % self.app.max_connections}).encode()
+        try:
+            request.setblocking(False)
+            request.recv(65536)      # what came already: closing on unread bytes resets
+        except OSError:
+            pass
+        try:
+            request.settimeout(1)
+            request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+                            b"application/json\r\nContent-Length: %d\r\nRetry-After: 1\r\n"
+                            b"Connection: close\r\n\r\n%s" % (len(body), body))
+        except OSError:
+            pass
+        self.shutdown_request(request)
 
     def handle_error(self, request, client_address):
         # A page that went away mid-answer is normal; anything else goes to the console.
@@ -238,16 +324,41 @@ class _Server(ThreadingHTTPServer):
 class App:
     """A driver (SimDriver or SerialDriver), its hub and the HTTP server around them."""
 
-    def __init__(self, driver, hub, host="127.0.0.1", port=8000, verbose=False):
+    def __init__(self, driver, hub, host="127.0.0.1", port=8000, verbose=False,
+                 request_timeout=REQUEST_TIMEOUT_S, max_connections=MAX_CONNECTIONS):
         self.driver = driver
         self.hub = hub
+        hub.pulse = getattr(driver, "pulse", None)
         # Othello, Io and the number line: the rules alone, on the page's table.
         self.table_hub = Hub()
         self.table = TableDriver(self.table_hub)
         self.verbose = verbose
+        self.request_timeout = request_timeout
+        self.max_connections = max_connections
+        self.host = host
         self.httpd = _Server((host, port), Handler)
         self.httpd.app = self
+        self.httpd.slots = threading.BoundedSemaphore(max_connections)
         self._thread = None
+
+    def host_problem(self, header):
+        """Why a request's Host header is refused, or None. A page of another web site
+        whose name was pointed at this computer (DNS rebinding) sends its own name, never a
+        loopback name or an IP address; a listening address, and with a wildcard one (0.0.0.0)
+        any IP address, is what tablets on the network use."""
+        if not header:
+            return "a request must name the server in a Host header"
+        name, port = _split_host(header)
+        listening = self.host.lower().strip("[]")
+        allowed = (name in LOOPBACK or name == listening or
+                   listening in WILDCARDS and _is_address(name))
+        if allowed and port == self.httpd.server_address[1]:
+            return None
+        return ("this server answers to %s (or another name given with --host), not %r: a "
+                "page of another web site may be trying to reach it" % (
+                    ", ".join("%s:%d" % (n if ":" not in n else "[%s]" % n,
+                                         self.httpd.server_address[1])
+                              for n in LOOPBACK), header[:80]))
 
     @property
     def url(self):
@@ -274,6 +385,27 @@ class App:
         self.driver.close()
 
 
+def _split_host(header):
+    """("name", port) of a Host header: "localhost:8000", "[::1]:8000", "example.org"."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        name, _, rest = header[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ("80" if not rest else "")
+    else:
+        name, colon, port = header.partition(":")
+        port = port if colon else "80"
+    name = name[:-1] if name.endswith(".") else name
+    return name, int(port) if port.isdigit() and len(port) <= 5 else -1
+
+
+def _is_address(name):
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
 def make_driver(args, hub):
     games_dir = Path(args.games_dir) if args.games_dir else records.default_games_dir()
     if args.port:
@@ -298,7 +430,8 @@ def main(args):
     hub = Hub()
     driver = make_driver(args, hub)
     try:
-        app = App(driver, hub, args.host, args.http_port, args.verbose)
+        app = App(driver, hub, args.host, args.http_port, args.verbose,
+                  args.request_timeout, args.max_connections)
     except OSError as exc:
         hint = ""
         if args.http_port:

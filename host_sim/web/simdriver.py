@@ -12,18 +12,27 @@ Host-link commands of the page carry ids "page-N" and are answered at once: the 
 the board's USB serial port is also offered as a pseudo-terminal, so another program (`iago
 serve --port`, a terminal) talks to the simulated board as to a real one; its replies go back
 to it only, events go to both.
+
+A bug in the sim thread never stops it: the exception is logged and reported to the pages (the
+snapshot's `fault`, docs/web.md), and the board restarts into its saved game as a real board's
+watchdog would. After MAX_FAULTS within FAULT_WINDOW_S the simulator gives up; from then on,
+and while the thread is stuck, every request is answered at once with a 503.
 """
 
 import heapq
 import json
+import os
 import queue
 import random
+import sys
 import threading
 import time as _time
+import traceback
 
 import iago
 from gameboard.controller import NONE, STARTUP
 
+from host_sim.fakes.machine import WDT_RESET
 from host_sim.web import api, records
 from host_sim.web.api import ApiError, bad, conflict
 from host_sim.web.ledview import FLIPPED as _FLIPPED
@@ -44,9 +53,11 @@ AUTO_HAND_MS = 200           # an auto-flip is quicker
 AUTO_GAP_MS = 120            # between two auto-flips
 AUTO_WAIT_MS = 150           # before the first auto-flip of a placement
 REPLY_MS = 500               # virtual time a command may take to answer
+CLEARED_MS = 100             # a cleared board is seen empty before a replay's new game
 JOB_TIMEOUT_S = 20
-COMMANDS = ("ping", "version", "state", "new_game", "settings", "take_back", "claim", "games",
-            "game", "suggest", "demo")
+STUCK_S = 3.0                # the sim thread is stuck when a turn takes longer (real time)
+MAX_FAULTS = 3               # faults within FAULT_WINDOW_S the board restarts after
+FAULT_WINDOW_S = 60.0
 SPEED_RANGE = (0.25, 8.0)
 # The POST /api/... actions of the simulated board (the real one takes only "command").
 ACTION_NAMES = ("place", "lift", "flip", "put-away", "clear", "command", "autoflip", "speed",
@@ -62,6 +73,16 @@ class _Job:
         self.done = threading.Event()
         self.result = None
         self.error = None
+        self._lock = threading.Lock()
+        self._state = "queued"       # then "running", or "abandoned" by a caller gone
+
+    def claim(self, state):
+        """Move a queued job to `state`; False if it was taken already."""
+        with self._lock:
+            if self._state != "queued":
+                return False
+            self._state = state
+            return True
 
 
 class SimDriver:
@@ -100,6 +121,10 @@ class SimDriver:
         self._ready = threading.Event()
         self._failed = None
         self._thread = None
+        self._turned = _time.perf_counter()   # the sim thread last finished a turn
+        self._fault_times = []
+        self.fault = None            # the latest fault of the sim thread (docs/web.md)
+        self._released = False
         self._last_state = None
         self._speed_window = (0.0, 0)
         self.actual_speed = 0.0
@@ -129,6 +154,31 @@ class SimDriver:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
+            if not self._thread.is_alive():
+                self._release()
+
+    def _release(self):
+        if self._released:
+            return
+        self._released = True
+        if self.pty is not None:
+            self.pty.close()
+        if self.board is not None:
+            self.board.close()
+
+    def _running(self):
+        return self._thread is not None and self._thread.is_alive()
+
+    def pulse(self):
+        """The sim thread's health, for the pages' heartbeat: "running", "stuck" (no turn
+        for STUCK_S) or "stopped" (it gave up after repeated faults)."""
+        stalled = _time.perf_counter() - self._turned
+        board = self.board
+        return {"board": ("stopped" if not self._running() else
+                          "stuck" if stalled > STUCK_S else "running"),
+                "clock_ms": board.clock.ms if board is not None else None,
+                "stalled_ms": int(stalled * 1000),
+                "fault": self.fault["id"] if self.fault else 0}
 
     def describe(self):
         text = "the simulated board (firmware on virtual time, speed %gx)" % self.speed
@@ -149,15 +199,33 @@ class SimDriver:
         return self.call(func, body)
 
     def call(self, func, body=None, timeout=JOB_TIMEOUT_S):
+        """Run func(body) in the sim thread. A stopped or stuck thread is answered with a 503
+        at once, never by waiting out the timeout."""
         if self._stop.is_set():
             raise ApiError(503, "the simulator is shutting down")
         job = _Job(func, body if body is not None else {})
         self._jobs.put(job)
-        if not job.done.wait(timeout):
-            raise ApiError(503, "the simulator did not answer within %d s" % timeout)
+        deadline = _time.perf_counter() + timeout
+        while not job.done.wait(0.05):
+            if not self._running():
+                raise ApiError(503, self._stopped_message())
+            stalled = _time.perf_counter() - self._turned
+            if stalled > STUCK_S or _time.perf_counter() > deadline:
+                job.claim("abandoned")       # never run later, when nobody waits for it
+                raise ApiError(503, "the simulator is stuck: no turn for %.1f s" % stalled
+                               if stalled > STUCK_S else
+                               "the simulator did not answer within %g s" % timeout)
         if job.error is not None:
             raise job.error
         return job.result
+
+    def _stopped_message(self):
+        if self._stop.is_set():
+            return "the simulator is shutting down"
+        if self.fault is not None:
+            return "the simulator stopped after repeated faults (the last: %s); restart " \
+                   "iago serve" % self.fault["error"]
+        return "the simulator stopped"
 
     def record(self):
         return self.call(lambda body: records.record_text(self._state_or_fail(),
@@ -186,37 +254,92 @@ class SimDriver:
         self._publish_state()
         self.hub.publish_leds(self._led_hexes())
         self._ready.set()
+        try:
+            while not self._stop.is_set():
+                try:
+                    self._turns()
+                except Exception as exc:    # a bug: reported, and the board restarts
+                    if not self._recover(exc):
+                        return
+        finally:
+            self._fail_pending_jobs()
+            if self._stop.is_set():
+                self._release()
+
+    def _turns(self):
         target = self.board.clock.us
         last = _time.perf_counter()
         last_leds = 0.0
         self._speed_window = (last, self.board.clock.us)
-        try:
-            while not self._stop.is_set():
-                self._run_jobs(TICK_S)
-                now = _time.perf_counter()
-                real = min(now - last, MAX_LAG_S)
-                last = now
-                target = max(target, self.board.clock.us)
-                if not self.paused:
-                    target += int(real * self.speed * 1e6)
-                    self._advance_to(target)
-                if self.pty is not None:
-                    self.board.serial.inbound.extend(self.pty.read())
-                self._drain()
-                self._after_messages()
-                self._autoflip()
-                if self.replay is not None:
-                    self.replay.tick(self)
-                self._measure_speed(now)
-                self._publish_state()
-                if now - last_leds >= LED_PERIOD_S:
-                    last_leds = now
-                    self.hub.publish_leds(self._led_hexes())
-        finally:
-            self._fail_pending_jobs()
+        while not self._stop.is_set():
+            self._turned = _time.perf_counter()
+            self._run_jobs(TICK_S)
+            now = _time.perf_counter()
+            real = min(now - last, MAX_LAG_S)
+            last = now
+            target = max(target, self.board.clock.us)
+            if not self.paused:
+                target += int(real * self.speed * 1e6)
+                self._advance_to(target)
             if self.pty is not None:
-                self.pty.close()
-            self.board.close()
+                self.board.serial.inbound.extend(self.pty.read())
+            self._drain()
+            self._after_messages()
+            self._autoflip()
+            if self.replay is not None:
+                self.replay.tick(self)
+            self._measure_speed(now)
+            self._publish_state()
+            if now - last_leds >= LED_PERIOD_S:
+                last_leds = now
+                self.hub.publish_leds(self._led_hexes())
+
+    def _recover(self, exc):
+        """Report a fault of the sim thread and restart the board into its saved game, as a
+        real board's watchdog would; False once it keeps failing (the thread then ends)."""
+        now = _time.perf_counter()
+        self._fault_times = [t for t in self._fault_times if now - t < FAULT_WINDOW_S] + [now]
+        give_up = len(self._fault_times) > MAX_FAULTS
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        sys.stderr.write("iago serve: simulator fault\n%s" % "".join(
+            traceback.format_exception(exc)))
+        if not give_up:
+            try:
+                self._restart_board()
+            except Exception as again:
+                sys.stderr.write("iago serve: the board did not restart: %r\n" % again)
+                give_up = True
+        board = self.board
+        self.fault = {
+            "id": (self.fault["id"] if self.fault else 0) + 1,
+            "error": ("%s: %s" % (type(exc).__name__, exc))[:300],
+            "where": "%s:%d in %s" % (os.path.basename(frame.filename), frame.lineno,
+                                      frame.name),
+            "at_ms": int(_time.time() * 1000),
+            "clock_ms": board.clock.ms if board is not None else None,
+            "restarted": not give_up,
+        }
+        self.hub.log("note", "simulator fault: %s (%s); %s" % (
+            self.fault["error"], self.fault["where"],
+            "the board restarted into its saved game" if not give_up else
+            "it keeps failing, so the simulator stopped: restart iago serve"), "server")
+        # Not _publish_state: the fault may be in it.
+        self.hub.publish_state(dict(self.hub.state() or {}, fault=self.fault))
+        return not give_up
+
+    def _restart_board(self):
+        """What a watchdog reset leaves: the disks where the hands put them, the firmware
+        started again from its flash, the driver's own plans (replay, flips, replies) gone."""
+        self._timeline.clear()
+        self.flipping.clear()
+        self.remove_asked.clear()
+        self.replay = None
+        self._replies.clear()
+        self._asked.clear()
+        self._followups.clear()
+        if self.board.powered:
+            self.board.restarts += 1
+            self.board.power_on(WDT_RESET)
 
     def _run_jobs(self, wait):
         deadline = _time.perf_counter() + wait
@@ -227,6 +350,8 @@ class SimDriver:
                     self._jobs.get_nowait()
             except queue.Empty:
                 return
+            if not job.claim("running"):
+                continue
             try:
                 job.result = job.func(job.body)
             except ApiError as exc:
@@ -235,6 +360,7 @@ class SimDriver:
                 self.hub.log("note", "server error: %r" % exc, "server")
                 job.error = ApiError(500, "internal error: %s" % exc)
             job.done.set()
+            self._turned = _time.perf_counter()
             self._publish_state()
 
     def _fail_pending_jobs(self):
@@ -243,7 +369,7 @@ class SimDriver:
                 job = self._jobs.get_nowait()
             except queue.Empty:
                 return
-            job.error = ApiError(503, "the simulator stopped")
+            job.error = ApiError(503, self._stopped_message())
             job.done.set()
 
     def _advance_to(self, target_us):
@@ -329,9 +455,7 @@ class SimDriver:
             raise conflict("the board has no power, so it answers no command")
         self._seq += 1
         rid = "page-%d" % self._seq
-        line = json.dumps(dict(msg, id=rid))
-        if len(line.encode()) >= 500:
-            raise bad("the command is longer than the board's line limit (512 bytes)")
+        line = api.host_line(msg, rid)
         board.send(line)
         self._asked.add(rid)
         self.hub.log("out", line, "page")
@@ -346,15 +470,10 @@ class SimDriver:
         return reply
 
     def _command_action(self, body):
-        cmd = body.get("cmd")
-        if not isinstance(cmd, str):
-            raise bad("a command needs a \"cmd\" string (one of %s)" % ", ".join(COMMANDS))
-        if cmd not in COMMANDS:
-            raise bad("unknown command %r (known: %s)" % (cmd, ", ".join(COMMANDS)))
-        msg = {key: value for key, value in body.items() if key != "id"}
+        msg = api.host_command(body)
         reply = self.command(msg)
         if not reply.get("ok"):
-            raise ApiError(400, "the board refused %s: %s" % (cmd, reply.get("error")))
+            raise ApiError(400, "the board refused %s: %s" % (msg["cmd"], reply.get("error")))
         return reply
 
     def _to_pty(self, line):
@@ -363,9 +482,14 @@ class SimDriver:
 
     # --- hands ------------------------------------------------------------------------------
 
+    def _game(self):
+        """The game's controller (None without power): the demo or the self-test may have the
+        board's LEDs, but never its game."""
+        return self.board.app.game if self.board.powered else None
+
     def _game_face(self, cell):
         """The face the game has on `cell` ("D", "L", "d", "l") or None."""
-        ctl = self.board.controller
+        ctl = self._game()
         if ctl is not None:
             return _FACE.get(ctl.game.cell(cell))
         if self._last_state is not None:
@@ -373,7 +497,7 @@ class SimDriver:
         return None
 
     def _turn_face(self):
-        ctl = self.board.controller
+        ctl = self._game()
         if ctl is not None:
             return "D" if ctl.game.turn == iago.DARK else "L"
         if self._last_state is not None:
@@ -475,7 +599,7 @@ class SimDriver:
         if not self.autoflip or not self.board.powered or self._timeline or self.flipping:
             return
         ctl = self.board.controller
-        if getattr(ctl, "phase", STARTUP) == STARTUP:   # the light check, or the demo
+        if ctl is not self._game() or ctl.phase == STARTUP:   # the demo, self-test, light check
             return
         for cell in list(self.remove_asked):
             if cell in self.board.disks and ctl.game.cell(cell) == iago.EMPTY:
@@ -556,6 +680,9 @@ class SimDriver:
         if not self.board.powered:
             raise conflict("the board has no power")
         self._clear({})
+        # As a hand would, before the new game: else the new game would see the old disks
+        # still there (a disk left on the centre long enough would start the demo).
+        self._advance_to(self.board.clock.us + CLEARED_MS * 1000)
         self.command({"cmd": "new_game", "rules": replay.rules})
         self.replay = replay
         self.hub.log("note", "replaying a record of %d placements (%s)" % (
@@ -593,8 +720,10 @@ class SimDriver:
             "board": board.boardmap.name,
             "firmware": _firmware_version(),
             "state": state,
-            "areas": records.areas(state) if state else None,
-            "movers": records.movers(state) if state and self.layout.game != "iago" else None,
+            # The self-test's state has no position to count.
+            "areas": records.areas(state) if state and "position" in state else None,
+            "movers": (records.movers(state) if state and "position" in state and
+                       self.layout.game != "iago" else None),
             "layout": layout_dict(self.layout),
             "disks": {self._name(c): f for c, f in sorted(board.disks.items())},
             "hand": {self._name(c): f for c, f in sorted(self.hand.items())},
@@ -602,6 +731,7 @@ class SimDriver:
             "replay": self.replay.as_dict() if self.replay else None,
             "games_dir": str(self.games_dir) if self.games_dir else None,
             "saved": self.saved,
+            "fault": self.fault,
             "gestures": True,
             "sim": {
                 "speed": self.speed, "paused": self.paused, "autoflip": self.autoflip,
