@@ -334,7 +334,9 @@ class TableDriver:
             "phase": None,
             "bound_to": None,
             "outcome": None if outcome is None else {
-                "winner": side_name(outcome.winner), "dark": outcome.dark_score,
+                # 'draw' for a drawn game, as the board's own outcome says (not the
+                # computer setting's 'none')
+                "winner": iago.side_name(outcome.winner), "dark": outcome.dark_score,
                 "light": outcome.light_score, "result": outcome.result()},
             "computer": side_name(self.computer),
             "level": self.level,
