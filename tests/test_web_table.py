@@ -291,6 +291,7 @@ def test_the_page_plays_othello_and_a_number_line_capture(browser, served, tmp_p
     served.post("table/computer", {"side": "none"})
     served.post("table/new", {"game": "numberline"})
     context, page, errors = open_page(browser, served.url, 1200, 800)
+    page.on("dialog", lambda dialog: dialog.accept())   # yes, leave each game for the next
     page.select_option("#game-choice", "othello")       # the Iago page's chooser
     page.wait_for_url("**/table?game=othello")
     page.wait_for_selector('#board [data-cell="d3"] .legal')

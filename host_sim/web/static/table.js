@@ -26,6 +26,15 @@ async function post(action, body) {
   return reply;
 }
 
+// Whether `what` may go ahead: it throws away the game in progress (placements made, not over,
+// not the demo's) only if the player says so.
+function keepsNoGame(what) {
+  const moves = state && !state.outcome && !state.demo ? state.moves.length : 0;
+  if (!moves) return true;
+  return confirm(`${what}? The game in progress (${moves} placement${moves === 1 ? "" : "s"}) will be lost; ` +
+                 "Save record keeps it.");
+}
+
 function el(name, attrs, parent) {
   const node = document.createElementNS(SVG, name);
   for (const key in attrs) node.setAttribute(key, attrs[key]);
@@ -190,7 +199,12 @@ function show() {
   }
   const turn = $("turn");
   turn.className = "turn " + (state.outcome ? "" : state.turn);
-  if (state.outcome) {
+  const trouble = linkTrouble();
+  document.body.classList.toggle("stale", !!trouble);
+  if (trouble) {
+    turn.className = "turn";
+    turn.textContent = trouble[0];
+  } else if (state.outcome) {
     const o = state.outcome;
     turn.textContent = (o.winner === "draw" ? "A draw" : sideLabel(o.winner) + " wins") +
       " " + o.dark + "-" + o.light;
@@ -204,7 +218,7 @@ function show() {
   if (state.demo) status = (status ? status + " " : "") + "Demo: the computer plays both sides; click a cell to stop.";
   else if (state.thinking && !status) status = state.computer === state.turn ? "The computer is thinking…" : "Looking for a suggestion…";
   else if (state.suggestion && !status) status = "Suggestion for " + names[state.turn] + ": " + state.suggestion;
-  $("status").textContent = status;
+  $("status").textContent = trouble ? trouble[1] : status;
   showMoves();
   $("computer").value = state.computer;
   $("level").value = String(state.level);
@@ -222,6 +236,7 @@ function show() {
   $("numberline-options").hidden = state.game !== "numberline";
   if (state.game === "numberline") showOptions();
   if ($("game").value !== state.choice) $("game").value = state.choice;
+  keepInUrl(state.choice);
   draw();
 }
 
@@ -264,6 +279,15 @@ function rulesFor(game) {
   return parts.join("+") || "standard";
 }
 
+// The table's game in the address, so a reload (or a bookmark) comes back to it.
+function keepInUrl(choice) {
+  if (wanted) return;              // the page's own request is still being answered
+  const url = new URL(location.href);
+  if (url.searchParams.get("game") === choice) return;
+  url.searchParams.set("game", choice);
+  history.replaceState(null, "", url);
+}
+
 function newGame(call, choice) {
   const [game, rules] = (choice || $("game").value).split(":");
   const body = {game};
@@ -275,44 +299,71 @@ function newGame(call, choice) {
 
 $("game").addEventListener("change", () => {
   if ($("game").value === "iago") { location.href = "/"; return; }
+  if (!keepsNoGame("Play " + $("game").selectedOptions[0].textContent)) { $("game").value = state.choice; return; }
   newGame();
 });
-$("new-game").addEventListener("click", () => newGame());
+$("new-game").addEventListener("click", () => { if (keepsNoGame("Start a new game")) newGame(); });
 $("take-back").addEventListener("click", () => post("take-back"));
 $("suggest").addEventListener("click", () => post("suggest"));
 $("demo").addEventListener("click", () => post("demo", {on: !state.demo}));
 for (const b of document.querySelectorAll("[data-call]")) {
-  b.addEventListener("click", () => newGame(b.dataset.call));
+  b.addEventListener("click", () => { if (keepsNoGame("Start a new game")) newGame(b.dataset.call); });
 }
 $("computer").addEventListener("change", () => post("computer", {side: $("computer").value}));
 $("level").addEventListener("change", () => post("computer", {level: Number($("level").value)}));
-$("ties-to-2").addEventListener("change", () => newGame());
-$("holes").addEventListener("change", () => newGame());
+const optionsChange = () => {
+  if (keepsNoGame("Start a new game with these options")) newGame();
+  else showOptions();
+};
+$("ties-to-2").addEventListener("change", optionsChange);
+$("holes").addEventListener("change", optionsChange);
 $("load").addEventListener("change", async () => {
   const file = $("load").files[0];
-  if (file) await post("load", {record: await file.text()});
+  if (file && keepsNoGame("Load " + file.name)) await post("load", {record: await file.text()});
   $("load").value = "";
 });
 
+let link = {kind: "connecting", text: "connecting…"};   // openLink()'s status (link.js)
+
+// What the page says instead of the game when what it shows is no longer the present.
+function linkTrouble() {
+  if (link.kind === "offline") return ["Offline", "Offline: the server cannot be reached. The table shown is as it was; the page reconnects by itself."];
+  if (link.kind === "stuck") return ["Not responding", "The server is not responding: the table shown may be out of date."];
+  return null;
+}
+
 function connect() {
-  const source = new EventSource("/api/table/events");
-  source.addEventListener("state", (e) => {
-    state = JSON.parse(e.data);
-    // /table?game=io:7x7 asks for that game, but a page opened on the game in progress
-    // (another tab's) joins it rather than starting over.
-    if (wanted) {
-      const choice = wanted;
-      wanted = null;
-      if (choice !== state.choice && choice !== "iago") newGame(undefined, choice);
-    }
-    show();
+  openLink({
+    events: "/api/table/events", probe: "/api/table/state",
+    on: {
+      state: (e) => {
+        state = JSON.parse(e.data);
+        // /table?game=io:7x7 asks for that game, but a page opened on the game in progress
+        // (another tab's) joins it rather than starting over, unless the player says so.
+        if (wanted) {
+          const choice = wanted;
+          wanted = null;
+          const label = [...$("game").options].find((o) => o.value === choice);
+          if (choice !== state.choice && label && choice !== "iago" &&
+              keepsNoGame("Play " + label.textContent + " instead of this " + state.title)) {
+            wanted = choice;
+            newGame(undefined, choice).then(() => { wanted = null; if (state) show(); });
+          }
+        }
+        show();
+      },
+      viewers: (e) => {
+        const n = Number(e.data);
+        $("viewers").textContent = n === 1 ? "1 page" : n + " pages";
+      },
+    },
+    change: (status) => {
+      link = status;
+      $("link").textContent = status.text;
+      $("link").className = "pill" + (status.kind === "live" ? "" : " off");
+      if (state) show();
+    },
   });
-  source.addEventListener("viewers", (e) => {
-    const n = Number(e.data);
-    $("viewers").textContent = n === 1 ? "1 page" : n + " pages";
-  });
-  source.onopen = () => { $("link").textContent = "live"; $("link").className = "pill"; };
-  source.onerror = () => { $("link").textContent = "offline"; $("link").className = "pill off"; };
 }
 connect();
 // The first choice leads back to the simulated board, whichever game its map makes it play.
