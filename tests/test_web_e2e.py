@@ -260,6 +260,7 @@ def test_auto_flip_and_replaying_a_record_on_the_board(page, server, tmp_path):
     # Load a record and step through it on the board.
     record = tmp_path / "opening.iago"
     record.write_text('[Dark "Ann"]\n[Light "Ben"]\n\n1. D4 D5 2. D6 E6 3. F6 *\n')
+    page.once("dialog", lambda dialog: dialog.accept())   # yes, leave the game in progress
     page.locator("#load").set_input_files(str(record))
     expect_text(page, "#replay-pos", "0 / 5")
     expect_text(page, "#replay-title", "Ann – Ben")

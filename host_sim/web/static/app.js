@@ -8,6 +8,7 @@ const W = Math.sqrt(3) * R;        // hex width across flats
 const DISK_R = R * 0.68;           // disks are drawn to the same scale as the hexes
 const SVG_NS = "http://www.w3.org/2000/svg";
 const LONG_PRESS_MS = 550;
+const NARROW = matchMedia("(max-width: 520px)");
 const FACE_NAMES = { D: "dark disk", L: "light disk", d: "captive (red side up), hidden colour dark",
                      l: "captive (red side up), hidden colour light", "?": "a disk the game does not have" };
 
@@ -87,8 +88,10 @@ function buildBoard() {
     : "the 61 hexes of the board; Enter places or lifts, F turns a disk over, arrows move");
   const xs = cells.map((c) => c.x), ys = cells.map((c) => c.y);
   const pad = R * 2.2;
-  const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
-  svg.setAttribute("viewBox", [minX, minY, Math.max(...xs) - minX + pad, Math.max(...ys) - minY + pad]
+  // On a phone the frame's side corners are cut off, so the hexes are large enough to tap.
+  const padX = !square && NARROW.matches ? W / 2 + 4 : pad;
+  const minX = Math.min(...xs) - padX, minY = Math.min(...ys) - pad;
+  svg.setAttribute("viewBox", [minX, minY, Math.max(...xs) - minX + padX, Math.max(...ys) - minY + pad]
     .map((v) => v.toFixed(1)).join(" "));
   const defs = el("defs", {}, svg);
   const blur = el("filter", { id: "glow", x: "-60%", y: "-60%", width: "220%", height: "220%" }, defs);
@@ -135,6 +138,9 @@ function buildBoard() {
     cell.face = el("circle", { class: "face", r: DISK_R }, cell.disk);
     el("circle", { class: "sheen", r: DISK_R, fill: "url(#shade)" }, cell.disk);
     el("circle", { class: "hidden", r: DISK_R * 0.42 }, cell.disk);
+    // The computer's or a suggestion's hex: a steady ring, as the LED's blink goes dark half the time.
+    el("circle", { class: "choice", r: R * 0.8 }, g);
+    el("circle", { class: "last-mark", r: R * 0.2 }, g);     // the last placement, as on the table
     cell.label = el("text", { class: "label", y: R * 0.72 }, g);
     cell.label.textContent = cell.name;
     cell.title = el("title", {}, g);
@@ -229,7 +235,7 @@ function activate(name) {
 
 function flipGesture(name) {
   if (!canTouch()) return;
-  if (!(name in snap.disks)) { notice(`There is no disk on ${name} to turn over.`); return; }
+  if (!(name in snap.disks)) { notice(`There is no disk on ${name} to turn over.`, true); return; }
   post("flip", { cell: name });
 }
 
@@ -246,7 +252,8 @@ async function post(action, body) {
   } catch (err) {
     data = { ok: false, error: "the server cannot be reached (" + err.message + ")" };
   }
-  if (!data.ok) notice(data.error || "refused");
+  if (!data.ok) notice(data.error || "refused", true);
+  else if (noticeIsError) notice("");      // an error belongs to the past once an action succeeds
   return data.ok ? data : null;
 }
 
@@ -254,25 +261,102 @@ function command(cmd, fields) {
   return post("command", Object.assign({ cmd }, fields || {}));
 }
 
-let noticeTimer = null;
-function notice(text) {
+let noticeTimer = null, noticeIsError = false;
+function notice(text, error) {
   const node = $("notice");
   node.textContent = text;
+  noticeIsError = !!error;
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => { node.textContent = ""; }, 6000);
+  noticeTimer = setTimeout(() => { node.textContent = ""; noticeIsError = false; }, 6000);
 }
 
+let link = { kind: "connecting", text: "connecting…" };   // openLink()'s status (link.js)
+let heartbeat = null;              // the server's latest heartbeat (docs/web.md)
+let faultSeen = null;              // the id of the simulator's latest fault this page knows of
+
 function connect() {
-  const source = new EventSource("/api/events");
-  source.addEventListener("open", () => { $("link").textContent = "live"; $("link").classList.remove("off"); });
-  source.addEventListener("error", () => { $("link").textContent = "reconnecting…"; $("link").classList.add("off"); });
-  source.addEventListener("state", (e) => { snap = JSON.parse(e.data); render(); });
-  source.addEventListener("leds", (e) => { leds = JSON.parse(e.data); renderLeds(); });
-  source.addEventListener("log", (e) => appendConsole(JSON.parse(e.data)));
-  source.addEventListener("viewers", (e) => {
-    const n = Number(e.data);
-    $("viewers").textContent = n === 1 ? "1 page" : n + " pages";
+  openLink({
+    events: "/api/events", probe: "/api/state",
+    on: {
+      state: (e) => {
+        const before = snap;
+        snap = JSON.parse(e.data);
+        followPlacements(before, snap);
+        render();
+      },
+      leds: (e) => { leds = JSON.parse(e.data); renderLeds(); },
+      log: (e) => appendConsole(JSON.parse(e.data)),
+      viewers: (e) => {
+        const n = Number(e.data);
+        $("viewers").textContent = n === 1 ? "1 page" : n + " pages";
+      },
+      heartbeat: (e) => {
+        const before = heartbeat;
+        heartbeat = JSON.parse(e.data);
+        followFaults();
+        if (!before || before.board !== heartbeat.board) render();
+      },
+    },
+    change: (status) => { link = status; render(); },
   });
+}
+
+// A fault of the simulator's thread is told once, to the pages open when it happened.
+function followFaults() {
+  const id = heartbeat.fault || 0;
+  if (faultSeen !== null && id > faultSeen) {
+    const fault = snap && snap.fault && snap.fault.id === id ? snap.fault : null;
+    notice("The simulator failed" + (fault ? ` (${fault.error}, ${fault.where})` : "") +
+      (fault && !fault.restarted ? " and stopped." : " and restarted into its saved game, as a board's watchdog would."), true);
+  }
+  faultSeen = id;
+}
+
+let legalSeen = { position: "", legal: [] };   // the legal placements of the game's position
+let misplaced = new Set();                     // disks just put down where the rules refuse them
+
+// The board reports an illegal placement only as a disk to remove, and its legal list is empty
+// until the board agrees again: so the page remembers the position's legal placements and which
+// extra disks were put down on an empty hex of the game (not a disk left from an earlier game).
+function followPlacements(before, now) {
+  const state = now.state;
+  const old = before && before.state;
+  if (!state || !old) { misplaced = new Set(); return; }
+  if (state.legal && state.legal.length) legalSeen = { position: state.position, legal: state.legal };
+  const extra = new Set(state.extra || []);
+  const had = new Set(old.extra || []);
+  const game = positionCells(old.position);
+  for (const name of extra) if (!had.has(name) && !(name in game)) misplaced.add(name);
+  for (const name of misplaced) if (!extra.has(name)) misplaced.delete(name);
+}
+
+// Why the rules refuse a disk on `name` (docs/rules.md, "Which placements are legal").
+function whyIllegal(name, state) {
+  if (state.outcome) return `The game is over: no placement on ${name}.`;
+  const legal = legalSeen.position === state.position ? legalSeen.legal : [];
+  if (legal.includes(name)) return "";
+  const s = state.settings || {};
+  const cell = byName[name];
+  let why = "";
+  if (s.computer && s.computer !== "none" && s.computer === state.turn) why = "it is the computer's turn";
+  else if (layout.kind !== "hex" || !cell) why = "";
+  else if (cell.centre) why = "the centre takes a disk only where it captures or releases, or as the last empty inner hex";
+  else if (cell.outer) why = "a disk on the outer ring must capture or release";
+  else if (!(state.rules || "").startsWith("loose")) why = "a capture is forced, and it must be the largest";
+  const list = legal.length > 12 ? `${legal.length} hexes` : legal.join(" ");
+  return `${name} is not a legal placement for ${(layout.side_names || {})[state.turn] || state.turn}` + (why ? `: ${why}` : "") +
+    (list ? `. Legal: ${list}.` : ".");
+}
+
+// What the page says instead of the game when what it shows is no longer the present.
+function linkTrouble() {
+  if (link.kind === "offline") return ["Offline", "Offline: the server cannot be reached. The board shown is as it was; the page reconnects by itself."];
+  if (link.kind === "stuck") return ["Not responding", "The server is not responding: the board shown may be out of date."];
+  if (link.kind === "connecting") return ["Connecting…", "Connecting to the server…"];
+  const board = heartbeat && heartbeat.board;
+  if (board === "stuck") return ["Not responding", "The simulated board is not responding: its thread is stuck."];
+  if (board === "stopped") return ["Stopped", "The simulator stopped after repeated faults: restart iago serve."];
+  return null;
 }
 
 // --- rendering ------------------------------------------------------------------------------------
@@ -310,7 +394,14 @@ function tintFace(cell) {
 }
 
 function render() {
-  if (!snap) return;
+  const trouble = linkTrouble();
+  document.body.classList.toggle("stale", !!trouble);
+  $("link").textContent = trouble && link.kind === "live" ? "board not responding" : link.text;
+  $("link").classList.toggle("off", !!trouble);
+  if (!snap) {
+    if (trouble) [$("turn").textContent, $("status").textContent] = trouble;
+    return;
+  }
   if (snap.layout && (snap.layout.kind !== layout.kind || snap.layout.size !== layout.size)) {
     layout = snap.layout;
     makeCells();
@@ -334,6 +425,9 @@ function render() {
 
 function renderCells(state) {
   const position = state ? positionCells(state.position) : {};
+  const moves = state ? state.moves || [] : [];
+  const last = moves.length ? moves[moves.length - 1] : null;
+  const chosen = chosenCell(state);
   const flips = new Set(state ? state.flips_pending : []);
   const flipping = new Set(snap.flipping || []);
   for (const cell of cells) {
@@ -347,14 +441,26 @@ function renderCells(state) {
     g.classList.toggle("in-hand", held !== undefined);
     g.classList.toggle("turning", flipping.has(cell.name));
     g.classList.toggle("to-turn", flips.has(cell.name));
+    g.classList.toggle("last", cell.name === last && face !== undefined);
+    g.classList.toggle("chosen", cell.name === chosen);
+    g.dataset.mover = cell.name === chosen ? state.turn : "";
     let text = cell.name + (cell.centre ? " (centre)" : cell.outer ? " (outer ring)" : "");
     if (layout.kind === "square") text = cell.name;
     text += ": " + (face ? FACE_NAMES[face] : held ? "empty, its disk is in hand (" + FACE_NAMES[held] + ")" : "empty");
     if (position[cell.name] && position[cell.name] !== face) text += "; the game has a " + FACE_NAMES[position[cell.name]];
     if (flips.has(cell.name)) text += "; turn it over";
+    if (cell.name === last) text += "; the last placement";
+    if (cell.name === chosen) text += "; " + (engineChoice.event === "computer_move" ? "the computer's choice" : "the suggestion");
     cell.title.textContent = text;
     g.setAttribute("aria-label", text);
   }
+}
+
+// The hexes the status line names show their names, so "turn over D5" can be found at a glance
+// (and on a phone, where the panel's "Cell names" is far below).
+function nameCells(text) {
+  const named = new Set((text.match(/\b[A-Ia-i][1-9]\b/g) || []).filter((n) => n in byName));
+  for (const cell of cells) cell.g.classList.toggle("named", named.has(cell.name));
 }
 
 function positionCells(text) {
@@ -396,13 +502,20 @@ function renderGame(state) {
     turn.textContent = `Demo, game ${state.games || 1}`;
     turn.className = "turn";
   } else if (over) {
-    turn.textContent = `${capital(over.winner)} wins ${Math.max(over.dark, over.light)} to ${Math.min(over.dark, over.light)}`;
-    turn.className = "turn " + over.winner;
+    const high = Math.max(over.dark, over.light), low = Math.min(over.dark, over.light);
+    turn.textContent = over.winner === "draw" ? `A draw, ${high} to ${low}` : `${capital(over.winner)} wins ${high} to ${low}`;
+    turn.className = "turn " + (over.winner === "draw" ? "" : over.winner);
   } else {
     turn.textContent = `${capital(state.turn)} to move`;
     turn.className = "turn " + state.turn;
   }
-  status.textContent = describe(state);
+  const trouble = linkTrouble();
+  if (trouble) {
+    turn.textContent = trouble[0];
+    turn.className = "turn";
+  }
+  status.textContent = trouble ? trouble[1] : describe(state);
+  nameCells(status.textContent);
   document.title = layout.title + " board · " + turn.textContent;
   for (const side of ["dark", "light"]) {
     const box = $("score-" + side);
@@ -477,7 +590,10 @@ function describe(state) {
   if (extra.length) parts.push("remove the disk on " + extra.join(", "));
   if (missing.length) parts.push("put back the disk on " + missing.join(", "));
   if (flips.length) parts.push("turn over " + flips.join(", "));
-  if (parts.length) return capital(parts.join("; ")) + ".";
+  if (parts.length) {
+    const why = [...misplaced].filter((n) => extra.includes(n)).map((n) => whyIllegal(n, state));
+    return [capital(parts.join("; ")) + "."].concat(why).filter(Boolean).join(" ");
+  }
   if (state.outcome) {
     const o = state.outcome;
     const why = o.tie_break ? ` (tied at ${o.dark}; ${o.tie_break} decides)` : "";
@@ -485,7 +601,7 @@ function describe(state) {
   }
   if (state.tentative) return `${state.tentative} placed…`;
   const choice = engineChoice;
-  if (choice && choice.side === state.turn && !(choice.cell in snap.disks)) {
+  if (chosenCell(state)) {
     if (choice.event === "computer_move") return `Computer (${choice.side}) chose ${choice.cell} — place its disk there.`;
     return `Suggestion for ${choice.side}: ${choice.cell}.`;
   }
@@ -495,6 +611,13 @@ function describe(state) {
   let text = `${capital(state.turn)} to move: ${legal.length} legal placement${legal.length === 1 ? "" : "s"}.`;
   if (state.can_claim) text += " The last placement missed a forced capture: a penalty may be claimed.";
   return text;
+}
+
+// The hex the computer chose, or the suggestion, while it waits for its disk.
+function chosenCell(state) {
+  const choice = engineChoice;
+  if (!state || !choice || choice.side !== state.turn || choice.cell in snap.disks) return null;
+  return choice.cell;
 }
 
 function renderMoves(state) {
@@ -590,7 +713,9 @@ function formatClock(s) {
 }
 
 // The board's events that the status line follows: the computer's choice and suggestions.
-function followEvents(entries) {
+// The console's history, sent to a page as it opens, sets the status line but raises no
+// notice: a demo stopped before the page was opened is no news.
+function followEvents(entries, news) {
   let changed = false;
   for (const entry of entries) {
     if (entry.dir !== "in" || !entry.text.includes('"event"')) continue;
@@ -603,14 +728,19 @@ function followEvents(entries) {
                 "settings"].includes(msg.event)) {
       if (engineChoice) changed = true;
       engineChoice = null;
-      if (msg.event === "demo" && !msg.running && msg.stopped_by) notice(`Demo stopped by the disk on ${msg.stopped_by}.`);
+      if (msg.event === "demo" && !msg.running && msg.stopped_by && news) notice(`Demo stopped by the disk on ${msg.stopped_by}.`);
     }
   }
   if (changed) render();
 }
 
+let consoleSeq = 0;                 // the last console line shown: a reconnected stream resends some
+
 function appendConsole(entries) {
-  followEvents(entries);
+  const news = consoleSeq > 0;
+  entries = entries.filter((entry) => !entry.seq || entry.seq > consoleSeq);
+  for (const entry of entries) consoleSeq = Math.max(consoleSeq, entry.seq || 0);
+  followEvents(entries, news);
   const list = $("console");
   const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
   for (const entry of entries) {
@@ -627,6 +757,16 @@ function appendConsole(entries) {
 
 // --- the panel's controls -------------------------------------------------------------------------
 
+// Whether `what` may go ahead: it throws away the game in progress (placements made, not over,
+// not a replay, which is the record's game) only if the player says so.
+function keepsNoGame(what) {
+  const state = snap && snap.state;
+  const moves = state && !state.outcome && !snap.replay && state.phase !== "demo" ? state.moves.length : 0;
+  if (!moves) return true;
+  return confirm(`${what}? The game in progress (${moves} placement${moves === 1 ? "" : "s"}) will be lost; ` +
+                 "Save record keeps it.");
+}
+
 function bindControls() {
   // The other games are played on the rules alone, on the page's second view (table.html).
   $("game-choice").addEventListener("change", (e) => {
@@ -638,6 +778,7 @@ function bindControls() {
   });
   if (localStorage.getItem("iago-names")) { $("names").checked = true; document.body.classList.add("show-names"); }
   $("new-game").addEventListener("click", async () => {
+    if (!keepsNoGame("Start a new game")) return;
     if (snap && snap.mode === "sim" && Object.keys(snap.disks).length) {
       if (!(await post("clear"))) return;
     }
@@ -654,9 +795,10 @@ function bindControls() {
     const file = e.target.files[0];
     e.target.value = "";
     if (!file) return;
-    if (file.size > 200000) { notice("That file is too large for a game record."); return; }
+    if (file.size > 200000) { notice("That file is too large for a game record.", true); return; }
+    if (!keepsNoGame(`Load ${file.name}`)) return;
     const text = await file.text();
-    if (await post("replay/load", { record: text })) notice(`Loaded ${file.name}: use ▶ to replay it on the board.`);
+    if (await post("replay/load", { record: text })) notice(`Loaded ${file.name}: use Next ▶ to replay it on the board.`);
   });
   for (const b of document.querySelectorAll("[data-replay]")) {
     b.addEventListener("click", () => {
@@ -713,14 +855,15 @@ function bindControls() {
   $("send-form").addEventListener("submit", (e) => {
     e.preventDefault();
     let msg;
-    try { msg = JSON.parse($("send-text").value); } catch (err) { notice("Not JSON: " + err.message); return; }
-    if (!msg || typeof msg !== "object" || Array.isArray(msg)) { notice('A command is an object such as {"cmd": "ping"}'); return; }
+    try { msg = JSON.parse($("send-text").value); } catch (err) { notice("Not JSON: " + err.message, true); return; }
+    if (!msg || typeof msg !== "object" || Array.isArray(msg)) { notice('A command is an object such as {"cmd": "ping"}', true); return; }
     post("command", msg);
   });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   buildBoard();
+  NARROW.addEventListener("change", () => { buildBoard(); renderLeds(); render(); });
   bindControls();
   connect();
 });
