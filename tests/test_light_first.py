@@ -2,10 +2,12 @@
 "A disk lights the instant it lands"; issue of the board at a player's pace). The LED bytes
 are read from the simulated chain at the moment the controller is handed the closing."""
 
+import json
+
 import pytest
 
 from gameboard import palette
-from host_sim.simboard import SimBoard
+from host_sim.simboard import DEFAULT_MAP, SimBoard
 
 DARK_DISK = palette.rgb(palette.STANDARD, palette.DARK)
 LIGHT_DISK = palette.rgb(palette.STANDARD, palette.LIGHT)
@@ -92,3 +94,53 @@ def test_under_the_current_cap_the_light_is_scaled_as_the_frame(board):
     assert [out[at + order[c]] for c in range(3)] == [
         (leds.level(v) * 2048) >> 12 for v in DARK_DISK]
     assert out is leds.wire and out[:at] == wire[:at]      # nothing else changed
+
+
+def test_a_disk_lights_at_its_first_contact_before_the_debounce_ends(board):
+    """The debounce waits 10 ms of a steady switch before the game sees the disk; its light
+    does not wait: it goes out at the first scan that sees the switch closed."""
+    cell = board.layout.parse_cell("E4")
+    board.place("E4", rest_ms=4)
+    assert board.circuit.led_colours()[cell] == emitted(board.app.leds, DARK_DISK)
+    assert board.app.game.game.ply() == 0 and not board.app.game.present[cell]
+    board.advance(400)
+    assert board.app.game.game.ply() == 1
+
+
+def test_a_contact_that_comes_to_nothing_is_painted_over(board):
+    """A bounce or a disk slid past: lit at contact, dark again within a frame, no move."""
+    cell = board.layout.parse_cell("E4")
+    before = board.circuit.led_colours()[cell]
+    board.place("E4", rest_ms=4)
+    assert board.circuit.led_colours()[cell] == emitted(board.app.leds, DARK_DISK)
+    board.lift("E4", hold_ms=30)
+    assert board.circuit.led_colours()[cell] == before
+    assert board.app.game.game.ply() == 0
+    assert not [m for m in board.received() if m.get("event") in ("placed", "tentative")]
+
+
+def test_a_slide_lights_its_path_and_plays_only_where_it_rests(board):
+    board.slide(["E5", "E4"], step_ms=40)
+    board.advance(400)
+    leds = board.app.leds
+    colours = board.circuit.led_colours()
+    assert colours[board.layout.parse_cell("E4")] == emitted(leds, DARK_DISK)
+    assert colours[board.layout.parse_cell("E5")] != emitted(leds, DARK_DISK)
+    assert [board.app.game.name(c) for c in board.app.game.game.move_stack] == ["E4"]
+
+
+def test_without_diodes_a_contact_waits_for_its_debounce(tmp_path):
+    """A matrix without diodes can show a ghost closing until it is debounced: no light at
+    contact there, but still before the placement is played."""
+    data = json.loads(DEFAULT_MAP.read_text())
+    data["diodes"] = False
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(data))
+    with SimBoard(map_path=path, root=tmp_path / "flash", diodes=False, strict=True) as b:
+        b.advance(1200)
+        cell = b.layout.parse_cell("E4")
+        before = b.circuit.led_colours()[cell]
+        b.place("E4", rest_ms=4)
+        assert b.circuit.led_colours()[cell] == before
+        b.advance(20)
+        assert b.circuit.led_colours()[cell] == emitted(b.app.leds, DARK_DISK)

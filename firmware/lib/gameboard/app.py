@@ -57,6 +57,9 @@ class App:
         self.raw = bytearray(boardmap.lines)   # one byte of column bits a row line
         self.diodes = boardmap.diodes
         self.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines)
+        # Closings lit at first contact, before their debounce ends (one bit a crossing).
+        self.contact_lit = bytearray(boardmap.lines)
+        self._no_rows = bytes(boardmap.lines)
         now = clock.ticks_ms()
         self.layout = Layout(boardmap.geometry, boardmap.size)
         settings, game, flips, problem = self._load()
@@ -134,12 +137,19 @@ class App:
         self.matrix.scan(self.raw)
         self.debouncer.update(self.raw, now)
         cell_of = self.boardmap.cell_of_crossing
+        lit = self.contact_lit
+        if self.diodes and (self.debouncer.busy() or lit != self._no_rows):
+            self._light_contacts(ctl)
         events = self.debouncer.events
         while True:
             event = events.get()
             if event < 0:
                 break
-            cell = cell_of[event & CROSSING]
+            crossing = event & CROSSING
+            bit = 1 << (crossing & 7)
+            first_lit = lit[crossing >> 3] & bit
+            lit[crossing >> 3] &= ~bit
+            cell = cell_of[crossing]
             self.active_at = now
             self.collected = False
             if cell != NONE:
@@ -148,7 +158,7 @@ class App:
                 if closed and timing is not None and timing[0] < 0:
                     timing[0] = clock.ticks_us()
                 ghost = closed and not self.diodes and self._ghostly(event & CROSSING)
-                if closed and not ghost and ctl is self.game:
+                if closed and not ghost and ctl is self.game and not first_lit:
                     self._light_first(ctl, cell)
                 ctl.switch(cell, closed, now, ghost)
                 if ctl is not self.game and getattr(ctl, "shares_board", False):
@@ -209,9 +219,57 @@ class App:
         if spent < _SCAN_PERIOD_MS:
             clock.sleep_ms(_SCAN_PERIOD_MS - spent)
 
+    def _light_contacts(self, ctl):
+        """Light a disk that will be played at the first scan that sees its switch close,
+        not 10 ms later when the closing is debounced (a matrix with diodes only: without,
+        a closing may be a ghost until debounced). A contact that opens again before its
+        debounce ends (a bounce, a disk slid past) is painted over by the next frame."""
+        raw = self.raw
+        deb = self.debouncer
+        state = deb.state
+        pending = deb.pending
+        lit = self.contact_lit
+        cell_of = self.boardmap.cell_of_crossing
+        for r in range(len(raw)):
+            kept = lit[r] & (pending[r] | state[r])
+            if kept != lit[r]:
+                ctl.dirty = True            # a contact that came to nothing
+            new = pending[r] & raw[r] & ~state[r] & ~kept & 0xFF
+            lit[r] = kept | new
+            c = 0
+            while new:
+                if new & 1:
+                    cell = cell_of[(r << 3) + c]
+                    if cell == NONE or ctl is not self.game or not self._light_first(ctl, cell):
+                        lit[r] &= ~(1 << c)    # not lit: lit when debounced, if ever
+                new >>= 1
+                c += 1
+
+    def _keep_contacts(self, ctl):
+        """The frames composed while a lit contact is being debounced keep it lit."""
+        lit = self.contact_lit
+        cell_of = self.boardmap.cell_of_crossing
+        frame = ctl.frame
+        pal = PALETTES[ctl.settings.palette]
+        for r in range(len(lit)):
+            bits = lit[r]
+            c = 0
+            while bits:
+                if bits & 1:
+                    cell = cell_of[(r << 3) + c]
+                    colour = ctl.placement_colour(cell) if ctl is self.game else -1
+                    if colour < 0:
+                        lit[r] &= ~(1 << c)
+                    else:
+                        for k in range(3):
+                            frame[cell * 3 + k] = pal[colour * 3 + k]
+                bits >>= 1
+                c += 1
+
     def _light_first(self, ctl, cell):
         """A disk that will be played lights at once, before the controller plays it (4 ms
-        on a Pico) and the frame is composed; the full frame follows in this step."""
+        on a Pico) and the frame is composed; the full frame follows in this step. True if
+        it was lit."""
         colour = ctl.placement_colour(cell)
         if colour >= 0:
             self.pixels.show(self.leds.light(cell, PALETTES[ctl.settings.palette], colour))
@@ -219,6 +277,8 @@ class App:
             if timing is not None and timing[0] >= 0:   # the stats time the disk's first light
                 clock = self.clock
                 self.link.timed(clock.ticks_diff(clock.ticks_us(), timing[0]))
+            return True
+        return False
 
     def _flash_failed(self, now, what, exc):
         """A full or read-only flash, or a file where a folder belongs: reported once on the
@@ -271,6 +331,8 @@ class App:
         ctl.dirty = False
         self.last_frame = now
         ctl.compose(now)
+        if self.contact_lit != self._no_rows:
+            self._keep_contacts(ctl)
         self.leds.brightness = ctl.settings.brightness_level()
         sent = self.leds.render()
         if sent:
