@@ -354,6 +354,22 @@ def test_a_disk_left_on_the_centre_starts_the_demo_once():
         table.close()
 
 
+def test_a_disk_on_the_centre_at_a_new_game_is_held_from_the_new_game_on():
+    """A disk left on E5 (an illegal placement) for 2 s, then `new_game`: the demo's 2 s hold
+    was timed from when the disk landed in the old game, so the demo took the board at once."""
+    table = Table()
+    try:
+        parse = table.layout.parse_cell
+        table.place(parse("E4"))
+        table.board.place(parse("E5"), "L", 2500)            # left there, blinking red
+        table.command({"cmd": "new_game"})
+        table.wait(500)
+        assert not hasattr(table.ctl, "stopped")             # the game, not the demo
+        assert table.state()["phase"] == "play"
+    finally:
+        table.close()
+
+
 def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on():
     """A full or read-only flash, or a file where a folder belongs, crashed every save."""
     import os

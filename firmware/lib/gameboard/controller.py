@@ -294,6 +294,7 @@ class Controller:
         self.tentative = NONE
         self.lifted_last = False
         self.flips_of_last = False
+        self.centre_since = now       # a disk left on the centre is held from now on
         for c in range(self.n):
             self.face_ok[c] = 1
             if self.present[c]:
