@@ -103,7 +103,13 @@ class Table:
             board.advance((wait_us - spent) / 1000)
 
     def place(self, cell, face=None, rest_ms=400):
-        """A disk put down to play it."""
+        """A disk put down to play it. Where the game has a disk (its own lifted off), it is
+        that disk put back as the LEDs show it: a face is the one thing a reed switch cannot
+        sense, so a disk put back with the other face up is a mistake no board can see."""
+        ctl = self.ctl
+        if ctl is not None and hasattr(ctl, "game") and ctl.game.cell(cell):
+            self.put_back(cell, self.face_shown(cell), rest_ms)
+            return
         self.step += 1
         self.note("place", self.layout.cell_name(cell), rest_ms)
         self.placed_by_hand[cell] = self.step
