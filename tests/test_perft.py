@@ -1,6 +1,7 @@
-"""Move-count (perft) tables: the number of placement sequences of a given depth.
+"""Move-count (perft) tables: the number of move sequences of a given depth.
 
-A finished game counts as one leaf where it ends. Every literal number below was computed with
+A finished game counts as one leaf where it ends; a forced pass (Othello's) is a ply, as in
+the published counts. Every literal number below was computed with
 tests/reference_iago.py (the plain second implementation) before the package was asked; the
 reference re-checks them here up to the depth it can afford (the depth-4 counts from the empty
 board took it 30-50 s each, so they stay literal and only the package runs them).
@@ -14,6 +15,8 @@ import pytest
 
 import iago
 import reference_iago as ref
+from iago import othello
+from iago.searchcore import Lcg
 from positions import board
 
 EMPTY = "5/6/7/8/9/8/7/6/5 D"
@@ -144,3 +147,101 @@ def test_game_ending_moves_count_as_one_leaf(rules, counts):
             for d in range(5)] == counts
     b.play("C3")
     assert b.is_game_over() and iago.perft(b, 4) == 1
+
+
+
+# --- Othello: a forced pass is a ply ------------------------------------------------------
+
+_DIRECTIONS = [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if df or dr]
+
+
+def _disks(text):
+    """{(file, rank): "D" or "L"} and the side to move, from Othello position text."""
+    rows, side = text.split()
+    disks = {}
+    for r, line in enumerate(rows.split("/")):
+        f = 0
+        for ch in line:
+            if ch.isdigit():
+                f += int(ch)
+                continue
+            if ch in "DL":
+                disks[(f, 7 - r)] = ch
+            f += 1
+    return disks, side
+
+
+def _turned(disks, side, square):
+    out = []
+    for df, dr in _DIRECTIONS:
+        line = []
+        f, r = square[0] + df, square[1] + dr
+        while disks.get((f, r)) not in (None, side):
+            line.append((f, r))
+            f, r = f + df, r + dr
+        if line and disks.get((f, r)) == side:
+            out += line
+    return out
+
+
+def othello_reference_perft(disks, side, depth):
+    """Published-convention perft, plainly: a side with no placement passes, and that pass is
+    a move of its own; a game where neither side can place is one leaf."""
+    if depth == 0:
+        return 1
+    other = "L" if side == "D" else "D"
+    moves = [(f, r) for f in range(8) for r in range(8)
+             if (f, r) not in disks and _turned(disks, side, (f, r))]
+    if not moves:
+        if not any((f, r) not in disks and _turned(disks, other, (f, r))
+                   for f in range(8) for r in range(8)):
+            return 1
+        return othello_reference_perft(disks, other, depth - 1)
+    total = 0
+    for square in moves:
+        after = dict(disks)
+        for s in _turned(disks, side, square) + [square]:
+            after[s] = side
+        total += othello_reference_perft(after, other, depth - 1)
+    return total
+
+
+# Positions whose trees hold passes, with perft from depth 0 (counting each pass as a ply).
+# The first two are 6 placements from the start, where a placement can leave the opponent
+# without one at ply 8: the reason perft(9) from the start is 3,005,288, not 3,005,320. The
+# last two are endgames with passes and games ending before the depth.
+OTHELLO_PASSES = [
+    ("8/8/8/3DDD2/3LD3/LLLD4/1L6/8 D", [1, 2, 7, 30, 193, 1479]),
+    ("8/8/8/3DDD2/3DD3/2LD4/3L4/3DL3 D", [1, 3, 9, 41, 247, 1706]),
+    ("DDDDDDD1/DDDDDDD1/DDLDDDDD/DDLDD1D1/DDDDLDL1/DDDDDDL1/DDDDDDLD/DDDDDDL1 L",
+     [1, 1, 4, 16, 43, 117, 188, 205, 205]),
+    ("1D1DDDDD/1DDDDDDD/LD1DDDDD/DLLDDD1D/1DLLLLLL/LDLDDLDD/LLDDDDDD/LDDDDDD1 L",
+     [1, 6, 16, 69, 134, 367, 443, 530, 531]),
+]
+
+
+@pytest.mark.parametrize("text, counts", OTHELLO_PASSES, ids=range(len(OTHELLO_PASSES)))
+def test_othello_perft_counts_a_forced_pass_as_a_ply(text, counts):
+    b = othello.Board(text)
+    assert [othello.perft(b, d) for d in range(len(counts))] == counts
+    assert b.text() == text and b.move_stack == []
+    disks, side = _disks(text)
+    assert [othello_reference_perft(disks, side, d) for d in range(len(counts))] == counts
+
+
+def test_othello_perft_matches_the_reference_in_random_endgames():
+    checked = 0
+    for seed in range(40):
+        b = othello.new_board()
+        rng = Lcg(seed)
+        while not b.is_game_over() and sum(1 for v in b.cells() if v == othello.EMPTY) > 6:
+            moves = list(b.legal_moves)
+            b.push(moves[rng.below(len(moves))])
+        if b.is_game_over():
+            continue
+        disks, side = _disks(b.text())
+        for depth in range(1, 9):
+            assert othello.perft(b, depth) == othello_reference_perft(disks, side, depth), \
+                (b.text(), depth)
+        checked += 1
+    assert checked >= 30

@@ -49,6 +49,7 @@ class CountBoard:
     GAME = ""
     SIDE_NAMES = {DARK: "dark", LIGHT: "light"}
     STATE_BYTES = 1        # bytes of game state in an undo record (the turn, at least)
+    PASSES = False         # a side with no placement passes (then perft counts the pass)
     EXTRA_CHARS = {}       # more cell characters of the position text (number-line holes)
 
     def __init__(self, text=None, rules=None):

@@ -45,8 +45,8 @@ FREE = const(2)
 SINGLE = const(3)
 PHASE_NAMES = ("first", "bound", "free", "single")
 STARTING_TEXT = "9/9/9/9/9/9/9/9/9 L first"
-# perft(board, depth): the shared count of placement sequences (a game that ends early counts
-# as one leaf where it ends); every placement, bound or free, is one ply.
+# perft(board, depth): the shared count of move sequences (iago.perft); Io has no passes, so
+# every placement, bound or free, is one ply.
 perft = iago.perft
 
 _SIZES = {"9x9": 9, "7x7": 7}

@@ -52,6 +52,7 @@ def coin_toss(call, coin):
 class Board(countgame.CountBoard):
     GAME = GAME
     SIDE_NAMES = SIDE_NAMES
+    PASSES = True
 
     @classmethod
     def default_rules(cls):

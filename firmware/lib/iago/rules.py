@@ -204,6 +204,7 @@ class Board:
 
     GAME = GAME
     grid = hexgrid
+    PASSES = False     # a side always has a placement (docs/rules.md, "No pass")
 
     def __init__(self, text=None, rules=None):
         self.rules = rules if rules is not None else STANDARD
