@@ -18,7 +18,7 @@ EXIT_BAD_INPUT = 2
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        self.print_usage(sys.stderr)
+        # One line, as for any bad input; --help gives the usage.
         _fail(message)
 
 
@@ -39,6 +39,8 @@ def _depth(text):
     try:
         depth = int(text)
     except ValueError:
+        if text.strip().isdigit():   # over CPython's 4,300 digits: not worth printing
+            raise argparse.ArgumentTypeError("depth is far too large")
         raise argparse.ArgumentTypeError("depth must be a whole number, not %r" % text)
     if depth < 0:
         raise argparse.ArgumentTypeError("depth must be 0 or more, not %d" % depth)
@@ -206,8 +208,8 @@ def build_parser():
             "(the word 'claim' points out a missed forced capture under +penalty)")
     p.add_argument("position", metavar="POSITION")
     p.add_argument("moves", nargs="+", metavar="MOVE", help="cell names such as E4")
-    p = add("perft", cmd_perft, "the number of leaf positions DEPTH placements ahead (time on "
-            "stderr)")
+    p = add("perft", cmd_perft, "the number of leaf positions DEPTH plies ahead, a forced pass "
+            "counting as a ply as in the published counts (time on stderr)")
     p.add_argument("depth", type=_depth, metavar="DEPTH")
     p.add_argument("position", nargs="?", default=None, metavar="POSITION",
                    help="default: the game's start")
@@ -260,7 +262,6 @@ def main(argv=None):
             args.rules = (args.module.Rules.parse(args.rules) if args.rules is not None else
                           args.module.Board.default_rules())
         except iago.IagoError as exc:
-            parser.print_usage(sys.stderr)
             _fail("argument --rules: %s" % exc)
     try:
         args.func(args)

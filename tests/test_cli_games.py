@@ -19,6 +19,22 @@ def test_othello_perft_prints_the_published_counts():
     assert counts == ["4", "12", "56", "244", "1396", "8200"]
 
 
+@pytest.mark.slow
+def test_othello_perft_9_counts_forced_passes_as_the_published_count_does():
+    # The first depth where a pass can fall within the count (at ply 8): 3,005,320 leaves if
+    # passes were not plies.
+    assert run("--game", "othello", "perft", "9").stdout.strip() == "3005288"
+
+
+@pytest.mark.parametrize("game, rows", [("othello", ["8"] * 7), ("io", ["9"] * 8),
+                                        ("numberline", [])])
+def test_a_run_of_thousands_of_digits_is_one_line_of_error(game, rows):
+    text = "/".join(["9" * 4301] + rows) + " D"
+    proc = run("--game", game, "moves", text)
+    assert_bad_input(proc, "more than")
+    assert len(proc.stderr) < 200
+
+
 @pytest.mark.parametrize("args,expected", [
     (["--game", "othello", "moves", OTHELLO_START], "d3 c4 f5 e6"),
     (["--game", "io", "--rules", "7x7", "moves", "7/7/7/3L3/7/7/7 D bound=d4"],

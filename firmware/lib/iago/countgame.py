@@ -299,6 +299,11 @@ class CountBoard:
             for ch in rows[k] + " ":
                 if "0" <= ch <= "9":
                     number = number * 10 + int(ch)
+                    if number > len(row):
+                        # Too long whatever digits follow; stop before the number grows
+                        # too big to print (CPython refuses ints of over 4,300 digits).
+                        raise InvalidPositionError("row %s has more than %d cells"
+                                                   % (_clip(rows[k]), len(row)))
                     continue
                 placed += number
                 number = 0
@@ -328,6 +333,11 @@ class CountBoard:
 
     def __repr__(self):
         return "%s.Board(%r)" % (self.GAME, self.text())
+
+
+def _clip(text):
+    """`text` quoted, cut short when long: an error message stays readable."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
 
 
 def enclosed(cells, nb, directions, cell, me):
