@@ -144,3 +144,21 @@ def test_without_diodes_a_contact_waits_for_its_debounce(tmp_path):
         assert b.circuit.led_colours()[cell] == before
         b.advance(20)
         assert b.circuit.led_colours()[cell] == emitted(b.app.leds, DARK_DISK)
+
+
+def test_the_computers_hex_is_never_dimmer_than_the_legal_move_glow(board):
+    """The chosen hex blinked between the mover's colour and off: in its off half it was the
+    darkest hex among the glowing legal moves around it."""
+    board.command({"cmd": "suggest"})
+    board.advance(1500)
+    suggestion = [m for m in board.received() if m.get("event") == "suggestion"]
+    assert suggestion
+    cell = board.layout.parse_cell(suggestion[0]["cell"])
+    leds = board.app.leds
+    glow = sum(emitted(leds, palette.rgb(palette.STANDARD, palette.HINT_DARK)))
+    seen = set()
+    for _ in range(40):
+        board.advance(25)
+        seen.add(board.circuit.led_colours()[cell])
+    assert emitted(leds, DARK_DISK) in seen and len(seen) == 2
+    assert min(sum(c) for c in seen) >= glow

@@ -444,7 +444,9 @@ class Controller:
         hint = self._fresh_hints() if show_hints else self.hint
         flash = self.flash_cell
         chosen = self.engine_move
-        chosen_colour = face_colour[self.game.turn] if slow else off
+        waiting_colour = face_colour[self.game.turn] if slow else off
+        # The computer's (or a suggested) hex never dims below the legal-move glow around it.
+        chosen_colour = face_colour[self.game.turn] if slow else turn_hint
         waiting = self.waiting
         colours = self._colours
         for c in range(self.n):
@@ -464,7 +466,7 @@ class Controller:
             elif pregame and special[c] & _SETTINGS_HEX and c != chosen:
                 colour = self._setting_colour(c)
             elif c == waiting:
-                colour = chosen_colour      # the mover's colour, blinking: it waits its turn
+                colour = waiting_colour     # the mover's colour, blinking: it waits its turn
             elif present[c]:
                 colour = off if over else error
             elif c == chosen:
