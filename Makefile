@@ -41,6 +41,7 @@ test: venv node_modules typecheck
 
 bench: venv
 	$(BIN)/python tests/bench/run.py
+	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_torn_saves.py; fi
 
 # The physical-play fuzzer (tests/test_agreement.py) at length: SOAK_EXAMPLES new random runs
 # of 80 hands (no shrinking: a failure prints its hands and the blob that replays it).
