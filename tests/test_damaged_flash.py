@@ -145,12 +145,18 @@ def line_save(fields):
     return ("%s|%08x\n" % (body, crc32(body.encode()) & 0xFFFFFFFF)).encode()
 
 
-GOOD_LINE = ["2", "iago", Settings().code(), iago.STARTING_TEXT, "E4 E6", "", "E4"]
+def cells_hex(names):
+    return "".join("%02x" % iago.parse_cell(n) for n in names.split())
+
+
+GOOD_LINE = ["2", "iago", Settings().code(), iago.STARTING_TEXT, cells_hex("E4 E6"), "",
+             cells_hex("E4")]
 WRONG_LINE_FIELDS = [
     {0: "1"}, {0: "3"}, {0: ""}, {1: "othello"}, {1: ""}, {2: "9999999"}, {2: "001200"},
     {2: "00120020"}, {2: "0a12002"}, {2: "1100000"},          # loose rules with the penalty
-    {3: "nonsense"}, {3: ""}, {4: "E4 E4"}, {4: "Z9"}, {4: "E4,E6"}, {5: "x"}, {5: "-1"},
-    {5: "0.0"}, {6: "A1"}, {6: "E4 E4"}, {6: "Z9"}, {7: "extra field"},
+    {3: "nonsense"}, {3: ""}, {4: cells_hex("E4 E4")}, {4: "E4"}, {4: "1d1"}, {4: "1D1F"},
+    {4: "ff"}, {4: "1d 1f"}, {5: "x"}, {5: "-1"}, {5: "0.0"}, {6: cells_hex("A1")},
+    {6: cells_hex("E4 E4")}, {6: "ff"}, {6: "zz"}, {7: "extra field"},
 ]
 
 

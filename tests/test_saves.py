@@ -59,7 +59,7 @@ def test_no_save_is_none(tmp_path):
 
 
 @pytest.mark.parametrize("damage", [
-    lambda text: text.replace("D4", "D6"),            # content changed: checksum fails
+    lambda text: text.replace("|iago|", "|IAGO|"),    # content changed: checksum fails
     lambda text: text[: len(text) // 2],              # cut short
     lambda text: "",                                  # empty file
     lambda text: text.rsplit("|", 1)[0] + "\n",      # no checksum

@@ -4,7 +4,7 @@ once at start-up, then forgotten (gameboard.forget), so it takes no heap in play
 cannot be played on, whatever is wrong with it, is set aside as `game.bad` and reported."""
 
 import os
-from binascii import crc32
+from binascii import crc32, unhexlify
 
 import iago
 from gameboard.saves import FORMAT, LEGACY_FORMAT, SaveError
@@ -82,8 +82,10 @@ def parse(raw, layout):
         game.claim_penalty()
     # A claim past the moves is of a placement not saved (it had not settled): dropped.
     cells = []
-    for name in flips:
-        cell = game.grid.parse_cell(name)
+    for cell in flips:
+        # A name in older firmware's game.json; a cell index in a save line.
+        cell = game.grid.parse_cell(cell) if type(cell) is str else cell
+        name = game.grid.cell_name(cell)        # raises for a cell off the board
         if not game.cell(cell) or cell in cells:
             raise ValueError("a flip pending on %s, empty or named twice" % name)
         cells.append(cell)
@@ -100,13 +102,15 @@ def _fields(raw):
         raise ValueError("%d fields, not 7" % len(fields))
     if fields[0] != str(FORMAT):
         raise ValueError("unknown format")
-    claims = []
-    for ply in fields[5].split():
-        if not ply.isdigit():
-            raise ValueError("a claim that is no ply number")
-        claims.append(int(ply))
-    return (Settings.from_code(fields[2]), fields[1], fields[3], fields[4].split(), claims,
-            fields[6].split())
+    return (Settings.from_code(fields[2]), fields[1], fields[3], _cells(fields[4]),
+            _cells(fields[5]), _cells(fields[6]))
+
+
+def _cells(field):
+    """Two hex digits a cell (or ply) -> a list of ints."""
+    if len(field) % 2 or not all(c in "0123456789abcdef" for c in field):
+        raise ValueError("not two hex digits a cell")
+    return list(unhexlify(field))
 
 
 def _legacy_fields(raw):
