@@ -198,11 +198,11 @@ class App:
         if ctl.finished is not None:
             from gameboard import archive
             try:
-                game_id = archive.save_finished(self.saves, ctl.finished)
+                game_id = archive.save_finished(self.saves, ctl.finished, ctl.settings)
                 self.link.send_event({"event": "saved_game", "game": game_id})
             except (OSError, MemoryError) as exc:
                 self._flash_failed(now, "the finished game's record cannot be kept", exc)
-            forget("gameboard.archive", "iago.record")
+            forget("gameboard.archive")
             ctl.finished = None
         if not self.collected and elapsed(now, self.active_at) >= _IDLE_COLLECT_MS:
             self.collected = True

@@ -1,10 +1,16 @@
-"""What the board keeps besides the game in progress: the last KEEP_FINISHED finished games as
-game records (docs/rules.md) in `games/` under the saves' root, the crash log `error.log`, and
-the count of restarts in a row, each soon after the one before (gameboard.app.main).
+"""What the board keeps besides the game in progress: the last KEEP_FINISHED finished games in
+`games/` under the saves' root, the crash log `error.log`, and the count of restarts in a
+row, each soon after the one before (gameboard.app.main).
+
+A finished game is kept as its save line (gameboard/saves.py, `NNNNNN.sav`) and written as a
+game record (docs/rules.md) only when a host asks for it (`game`): the record writer
+(iago.record) interns about 56 names, which MicroPython never frees, and at a game's end they
+would push every later game's heap past a new pool of names (3.9 KB). Records kept by older
+firmware (`NNNNNN.iago`) are read as they are.
 
 Used at the end of a game, for the host link's `games` and `game` commands and after a crash,
-so the board imports it only then and forgets it after (gameboard.forget), with iago.record,
-which writes the records: neither takes heap while a game is played.
+so the board imports it only then and forgets it after (gameboard.forget): it takes no heap
+while a game is played.
 """
 
 import os
@@ -21,52 +27,80 @@ def finished_ids(saves):
     """Ids of the kept finished games, oldest first."""
     ids = []
     for name in os.listdir(saves.games_dir):
-        if name.endswith(".iago") and name[:-5].isdigit():
-            ids.append(int(name[:-5]))
+        stem, _, kind = name.partition(".")
+        if kind in ("sav", "iago") and stem.isdigit():
+            ids.append(int(stem))
     ids.sort()
     return ids
 
 
-def _finished_path(saves, game_id):
-    return "%s/%06d.iago" % (saves.games_dir, game_id)
+def _finished_path(saves, game_id, kind="sav"):
+    return "%s/%06d.%s" % (saves.games_dir, game_id, kind)
 
 
-def save_finished(saves, game, headers=None):
-    """Write a finished game's record; keeps the last KEEP_FINISHED. Returns its id. The
-    newest record kept already, if it is this very game: a board restored into a finished
-    game after a power cut writes its record again, unless it was kept before the cut."""
-    from iago import record
+def _read(saves, game_id):
+    """(kind, bytes) of a kept game; raises KeyError for an unknown id."""
+    for kind in ("sav", "iago"):
+        try:
+            with open(_finished_path(saves, game_id, kind), "rb") as f:
+                return kind, f.read()
+        except OSError:
+            pass
+    raise KeyError(game_id)
+
+
+def save_finished(saves, game, settings=None):
+    """Keep a finished game (its settings: default Settings()); keeps the last KEEP_FINISHED.
+    Returns its id. The newest game kept already, if it is this very game: a board restored
+    into a finished game after a power cut keeps it again, unless it was kept before the
+    cut."""
+    if settings is None:
+        from gameboard.settings import Settings
+        settings = Settings()
     ids = finished_ids(saves)
     game_id = ids[-1] + 1 if ids else 1
-    text = record.write(game, headers)
+    line = saves.line(settings, game)
     if ids:
         try:
-            if read_finished(saves, ids[-1]) == text:
+            if _read(saves, ids[-1]) == ("sav", line.encode()):
                 return ids[-1]
-        except (KeyError, OSError, ValueError):
+        except KeyError:
             pass
     tmp = saves.games_dir + "/new.tmp"
     with open(tmp, "w") as f:
-        f.write(text)
+        f.write(line)
     os.rename(tmp, _finished_path(saves, game_id))
     ids.append(game_id)
     while len(ids) > KEEP_FINISHED:
-        os.remove(_finished_path(saves, ids.pop(0)))
+        _remove(saves, ids.pop(0))
     return game_id
 
 
-def read_finished(saves, game_id):
-    """The record text of a kept game; raises KeyError for an unknown id, ValueError for a
-    record that cannot be read back (damaged on the flash)."""
+def _remove(saves, game_id):
+    for kind in ("sav", "iago"):
+        try:
+            os.remove(_finished_path(saves, game_id, kind))
+        except OSError:
+            pass
+
+
+def read_finished(saves, game_id, layout=None):
+    """The game record (text) of a kept game; `layout` (gameboard/layout.py; default the hex
+    board's) says which game the board plays. Raises KeyError for an unknown id, ValueError
+    for one that cannot be read back (damaged on the flash). Loads iago.record and
+    gameboard.savedgame: forget them after."""
+    kind, raw = _read(saves, game_id)
     try:
-        with open(_finished_path(saves, game_id), "rb") as f:
-            raw = f.read()
-    except OSError:
-        raise KeyError(game_id)
-    try:
-        return raw.decode()
-    except ValueError:
-        raise ValueError("the record of game %d is damaged (not text)" % game_id)
+        if kind == "iago":
+            return raw.decode()
+        from gameboard import savedgame
+        from iago import record
+        return record.write(savedgame.parse(raw, layout)[1])
+    except MemoryError:
+        raise
+    except Exception as exc:
+        raise ValueError("the record of game %d is damaged (%s)" % (
+            game_id, str(exc)[:40] or exc.__class__.__name__))
 
 
 def log_error(saves, text, limit=4096):

@@ -121,12 +121,13 @@ def game(link, msg, now):
         raise ValueError("game needs an integer \"game\" id (see the games command)")
     from gameboard import archive
     try:
-        return {"game": game_id, "record": archive.read_finished(link.saves, game_id)}
+        return {"game": game_id, "record": archive.read_finished(
+            link.saves, game_id, getattr(link.controller, "layout", None))}
     except KeyError:
         raise ValueError("no saved game %d (kept: %s)" % (
             game_id, " ".join(str(i) for i in archive.finished_ids(link.saves)) or "none"))
     finally:
-        forget("gameboard.archive")
+        forget("gameboard.archive", "gameboard.savedgame", "iago.record")
 
 
 HANDLERS = {

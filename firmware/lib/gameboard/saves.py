@@ -51,17 +51,22 @@ class Saves:
 
     # --- the game in progress --------------------------------------------------------------
 
-    def save(self, settings, game, flips_pending, but_last=False):
-        """Save the game (`but_last`: without its last placement, which has not settled)."""
+    def line(self, settings, game, flips_pending=(), but_last=False):
+        """The save line of a game (the module's note), its checksum and newline included."""
         moves = bytes(game.move_stack)
         if but_last:
             moves = moves[:-1]
         body = "%d|%s|%s|%s|%s|%s|%s" % (
             FORMAT, game.GAME, settings.code(), game.start_text, hexlify(moves).decode(),
             hexlify(bytes(game.claims)).decode(), hexlify(bytes(flips_pending)).decode())
+        return "%s|%08x\n" % (body, crc32(body.encode()) & 0xFFFFFFFF)
+
+    def save(self, settings, game, flips_pending, but_last=False):
+        """Save the game (`but_last`: without its last placement, which has not settled)."""
+        line = self.line(settings, game, flips_pending, but_last)
         # In place, in one write (see the module's note): no temporary file, no rename.
         with open(self.game_path, "w") as f:
-            f.write("%s|%08x\n" % (body, crc32(body.encode()) & 0xFFFFFFFF))
+            f.write(line)
         if self._legacy:
             self._legacy = False
             try:
