@@ -162,3 +162,13 @@ def test_the_computers_hex_is_never_dimmer_than_the_legal_move_glow(board):
         seen.add(board.circuit.led_colours()[cell])
     assert emitted(leds, DARK_DISK) in seen and len(seen) == 2
     assert min(sum(c) for c in seen) >= glow
+
+
+def test_the_stats_time_a_disk_from_its_first_contact_to_its_light(board):
+    assert board.command({"cmd": "stats"})["ok"]            # starts the timing
+    board.place("E4")
+    stats = board.command({"cmd": "stats"})
+    assert stats["closings_timed"] == 1
+    # Lit at the scan that saw the contact: the LED wire's own time, well before the 10 ms
+    # the debounce waits.
+    assert 0 < stats["closing_to_frame_us"] < board.boardmap.debounce_ms * 1000

@@ -155,7 +155,7 @@ class App:
             if cell != NONE:
                 closed = event >> 7
                 timing = self.link.timing   # None unless the host link's stats command asked
-                if closed and timing is not None and timing[0] < 0:
+                if closed and timing is not None and timing[0] < 0 and not first_lit:
                     timing[0] = clock.ticks_us()
                 ghost = closed and not self.diodes and self._ghostly(event & CROSSING)
                 if closed and not ghost and ctl is self.game and not first_lit:
@@ -240,8 +240,13 @@ class App:
             while new:
                 if new & 1:
                     cell = cell_of[(r << 3) + c]
+                    timing = self.link.timing   # the stats time from this first contact
+                    if timing is not None and timing[0] < 0:
+                        timing[0] = self.clock.ticks_us()
                     if cell == NONE or ctl is not self.game or not self._light_first(ctl, cell):
                         lit[r] &= ~(1 << c)    # not lit: lit when debounced, if ever
+                        if timing is not None:
+                            timing[0] = -1
                 new >>= 1
                 c += 1
 
