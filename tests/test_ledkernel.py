@@ -285,8 +285,8 @@ def test_stats_under_unix_micropython_reports_the_heap_and_keeps_idle_steps_allo
 @pytest.mark.micropython
 def test_paint_kernel_matches_the_plain_painter_under_unix_micropython():
     out = mpvm.run_unix("""
-from gameboard import controller, palette, _ledkernel, _ledplain
-assert controller.paint is _ledkernel.paint
+from gameboard import painter, palette, _ledkernel, _ledplain
+assert painter.paint is _ledkernel.paint
 seed = 5
 for trial in range(200):
     colours = bytearray(61)

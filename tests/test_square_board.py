@@ -32,7 +32,7 @@ def looks(board):
         if i:
             board.advance(200)
         for c in range(ctl.n):
-            seen[c].add(ctl._colours[c])
+            seen[c].add(ctl.view.colours[c])
     return dict(enumerate(seen))
 
 
@@ -53,7 +53,7 @@ def turn_these(seen):
 
 def glowing(board, colour):
     return sorted(c for c in range(board.app.controller.n)
-                  if board.app.controller._colours[c] == colour)
+                  if board.app.controller.view.colours[c] == colour)
 
 
 def events(log, kind):
@@ -132,7 +132,7 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
             board.advance(100)
         board.advance(50)
         dark = [c for c in range(64) if game.cell(c) == 1]
-        assert all(ctl._colours[c] == palette.WIN for c in dark) and outcome.winner == 1
+        assert all(ctl.view.colours[c] == palette.WIN for c in dark) and outcome.winner == 1
         for cell, face in board.disks.items():
             assert face == "DL"[game.cell(cell) - 1]
         # The finished game is kept as an Othello record that replays to the same end.
@@ -156,7 +156,7 @@ def test_the_coin_decides_who_places_first_and_the_corners_show_it():
         ctl.compose(1500)                   # the corners' pulse
         assert [e["first"] for e in ctl.outbox if e["event"] == "startup"] == [
             ("dark", "light")[side - 1]]
-        assert [c for c in range(64) if ctl._colours[c] == colour] == [7, 56, 63]
+        assert [c for c in range(64) if ctl.view.colours[c] == colour] == [7, 56, 63]
         ctl.new_game(1100)
         assert ctl.outbox[-1]["event"] == "new_game" and "first" in ctl.outbox[-1]
     assert {_coin() for _ in range(64)} == {0, 1}          # the system's random bits
@@ -216,7 +216,7 @@ def test_settings_on_rank_1_and_the_demo_square_before_the_first_placement():
         board.command({"cmd": "settings", "settings": {"computer": "none"}})
         board.received()
         board.place("g1", rest_ms=100)  # the demo square: no placement, no red blink
-        assert ctl._colours[6] == palette.OFF and ctl.differences()[0] == []
+        assert ctl.view.colours[6] == palette.OFF and ctl.differences()[0] == []
         board.advance(2000)
         board.lift("g1")
         board.advance(100)
@@ -259,7 +259,7 @@ def test_an_io_opening_on_the_9x9_map():
         shown = set()
         for _ in range(8):
             board.advance(30)
-            shown.add(ctl._colours[grid.parse_cell("e6")])
+            shown.add(ctl.view.colours[grid.parse_cell("e6")])
         assert shown == {palette.ERROR, palette.OFF}
         board.lift("e6")
         assert ctl.agrees()

@@ -2,13 +2,15 @@
 
 The host link reports the game, not the switches or the LEDs. The disks follow from the state
 (every disk of the game but the missing ones, plus the extra ones), and the LED colours from
-the firmware's own Controller.compose() and LED pipeline, run on the host with that state.
+the firmware's own LED painter (gameboard/painter.py) and LED pipeline, run on the host with
+a BoardView built from that state.
 The board's shape and game come from the state too (`layout_of`): the hex board's Iago, or
 Othello and Io on a square board.
 """
 
 import iago
-from gameboard import controller as ctl_module
+from gameboard import painter
+from gameboard.controller import PHASE_NAMES
 from gameboard.layout import Layout, hex_layout
 from gameboard.leds import LedOutput
 from gameboard.settings import Settings
@@ -68,41 +70,37 @@ def derived_leds(state, bmap, now_ms, startup_ms=0, layout=None):
         ctl = Demo(settings, startup_ms, layout=layout)
         ctl.game = records.position_board(state)
         ctl.stage = -1                          # between placements: the disks only
-        return _wire(ctl, settings, bmap, now_ms)
-    ctl = ctl_module.Controller(settings, startup_ms, layout, coin=lambda: 0)
+        ctl.compose(now_ms)
+        return _wire(ctl.frame, settings, bmap)
+    view = painter.BoardView(layout, settings)
     try:
-        ctl.game = records.board_of(state)      # with its history: the settings cells
+        view.game = records.board_of(state)     # with its history: the settings cells
     except iago.IagoError:                      # light up only before the first placement
-        ctl.game = records.position_board(state)
-    ctl.phase = ctl_module.PHASE_NAMES.index(state["phase"])
-    ctl.phase_since = startup_ms
+        view.game = records.position_board(state)
+    view.phase = PHASE_NAMES.index(state["phase"])
+    view.phase_since = startup_ms
+    view.pregame = view.game.ply() == 0 and view.phase == painter.PLAY
     for name in inferred_disks(state, layout):
-        ctl.present[parse(name)] = 1
-    ctl._game_changed()
-    for c in range(layout.cells):
-        ctl.hint[c] = 0
+        view.present[parse(name)] = 1
     for name in state.get("legal") or ():
-        ctl.hint[parse(name)] = 1
-    ctl.hints_stale = False                     # the board's own legal moves, as reported
+        view.hint[parse(name)] = 1
+    # Legal moves are reported only when every hex agrees, as hints glow only then.
+    view.show_hints = settings.hints and bool(state.get("legal"))
     for name in state.get("flips_pending") or ():
-        ctl.face_ok[parse(name)] = 0
-    ctl.ready = bool(state.get("legal"))        # legal moves are reported only when ready
-    if state.get("tentative"):
-        ctl.tentative = parse(state["tentative"])
+        view.face_ok[parse(name)] = 0
     if state.get("waiting"):
-        ctl.waiting = parse(state["waiting"])
-        ctl.present[ctl.waiting] = 1
+        view.waiting = parse(state["waiting"])
+        view.present[view.waiting] = 1
     outcome = state.get("outcome")
     if outcome:
-        ctl.winner = iago.DARK if outcome["winner"] == "dark" else iago.LIGHT
-    return _wire(ctl, settings, bmap, now_ms)
+        view.winner = iago.DARK if outcome["winner"] == "dark" else iago.LIGHT
+    painter.compose(view, now_ms)
+    return _wire(view.frame, settings, bmap)
 
 
-def _wire(ctl, settings, bmap, now_ms):
-    ctl.compose(now_ms)
-    leds = LedOutput(bmap, ctl.frame, settings.brightness_level())
+def _wire(frame, settings, bmap):
+    leds = LedOutput(bmap, frame, settings.brightness_level())
     leds.render()
     scale = leds.scale
-    frame = ctl.frame
     return [tuple((leds.level(frame[c * 3 + i]) * scale) >> 12 for i in range(3))
-            for c in range(ctl.n)]
+            for c in range(len(frame) // 3)]

@@ -20,7 +20,9 @@ pending, say) is `waiting`: shown as such, and played the moment the board is re
 import iago
 from gameboard import palette
 from gameboard.layout import hex_layout
-from gameboard.settings import RULE_CHOICES, Settings
+from gameboard.painter import (FACE_COLOUR, NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
+                               STARTUP_MS, BoardView, compose)
+from gameboard.settings import Settings
 
 try:
     from micropython import const
@@ -28,54 +30,17 @@ except ImportError:
     def const(x):
         return x
 
-NONE = const(255)
 SETTLE_MS = const(300)       # a placement counts once its disk has rested this long
 TAKEBACK_HOLD_MS = const(1500)  # holding the last-placed disk off its hex takes the move back
 _TAP_MS = const(700)          # lifting it and putting it back within this is a penalty claim
 _SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
-STARTUP_MS = const(900)      # the light check at power-on
 _FLASH_MS = const(600)        # brief feedback on one hex
 _DEMO_HOLD_MS = const(2000)
 # The computer's search runs between the board's ticks, layout.think_nodes positions at a
 # time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
 # A disk held on the demo cell of the empty board starts the demo.
 _WRAP = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30 on MicroPython
-
-# Phases.
-STARTUP = const(0)
-PLAY = const(1)
-OVER = const(2)
-PHASE_NAMES = ("startup", "play", "over")
-
-_FACE_COLOUR = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, palette.OFF,
-                      palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
-# How the rules hex (A1) shows standard, loose, simple and loose+simple before a game.
-_RULES_COLOUR = (palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_CAPTIVE)
-# The computer hex (B1): off, dark or light; the level hex (B6): levels 1-5.
-_COMPUTER_COLOUR = (palette.SETTING_OFF, palette.DARK, palette.LIGHT)
-_LEVEL_COLOUR = (palette.HINT_DARK, palette.HINT_LIGHT, palette.DARK, palette.LIGHT, palette.WIN)
-# Per-cell flags for the LED frame: a settings cell (or a square board's demo square: before
-# the first placement neither is a placement), a corner (shows whose turn it is).
-_SETTINGS_HEX = const(1)
-_CORNER = const(2)
-
-
-def _special(layout):
-    out = bytearray(layout.cells)
-    for c in layout.setting_cells:
-        if c != NONE:
-            out[c] |= _SETTINGS_HEX
-    if layout.reserved:
-        out[layout.demo_cell] |= _SETTINGS_HEX
-    for c in layout.corners:
-        out[c] |= _CORNER
-    return bytes(out)
-
-
-try:
-    from gameboard._ledkernel import paint
-except (ImportError, SyntaxError):
-    from gameboard._ledplain import paint
+PHASE_NAMES = ("startup", "play", "over")   # of the phases STARTUP, PLAY, OVER (painter.py)
 
 
 def elapsed(now, then):
@@ -88,15 +53,17 @@ class Controller:
         self.layout = layout or hex_layout()
         n = self.n = self.layout.cells
         self.name = self.layout.cell_name
-        self._special = _special(self.layout)
+        # What the LEDs show (gameboard/painter.py): its buffers are the controller's own.
+        view = self.view = BoardView(self.layout, settings or Settings())
+        self._special = view.special
         # Othello's coin toss: coin() -> 0 or 1 (the first side is dark on 0); random bits
         # unless a test injects its own.
         self.coin = coin or _coin
         self.settings = settings or Settings()
         self.game = self._new_board()
-        self.present = bytearray(n)   # debounced: 1 = a disk is on the cell
-        self.face_ok = bytearray(b"\x01" * n)   # 1 = the disk there shows the game's face
-        self.hint = bytearray(n)      # 1 = a legal move (see _fresh_hints)
+        self.present = view.present   # debounced: 1 = a disk is on the cell
+        self.face_ok = view.face_ok   # 1 = the disk there shows the game's face
+        self.hint = view.hint         # 1 = a legal move (see _fresh_hints)
         self.hints_stale = True
         self.ready = False            # every hex agrees: the next placement may come
         self.waiting = NONE           # an early disk on a legal hex, played once ready
@@ -106,8 +73,7 @@ class Controller:
         # 1 = closed at power-on where the saved game has no disk: a stray disk or a stuck
         # switch, never played until it opens once
         self.suspect = bytearray(n)
-        self.frame = bytearray(n * 3)  # RGB in cell order, read by the LED output
-        self._colours = bytearray(n)   # palette index per cell, painted into frame
+        self.frame = view.frame       # RGB in cell order, read by the LED output
         self.outbox = []                   # host-link events, drained by the app
         self.phase = STARTUP
         self.phase_since = now
@@ -169,7 +135,7 @@ class Controller:
                 self.lifted_last = False
                 if elapsed(now, self.lifted_at) <= _TAP_MS and game.rules.penalty:
                     self._claim(now)
-            if (self._special[cell] & _SETTINGS_HEX and self._pregame() and
+            if (self._special[cell] & SETTINGS_HEX and self._pregame() and
                     cell != self.engine_move and self.layout.setting_at(cell)):
                 self.setting_cell = cell
                 self.setting_since = now
@@ -366,7 +332,7 @@ class Controller:
             if cells[c] and not self.present[c]:
                 missing.append(c)
             elif not cells[c] and self.present[c] and c != self.waiting and not (
-                    pregame and self._special[c] & _SETTINGS_HEX and c != self.engine_move):
+                    pregame and self._special[c] & SETTINGS_HEX and c != self.engine_move):
                 extra.append(c)
             if cells[c] and not self.face_ok[c]:
                 flips.append(c)
@@ -406,110 +372,24 @@ class Controller:
     # --- LED frame -----------------------------------------------------------------------
 
     def compose(self, now):
-        """Write the LED frame for `now` into self.frame (RGB in cell order); no allocation."""
-        pal = palette.PALETTES[self.settings.palette]
-        frame = self.frame
-        cells = self.game._cells
-        present = self.present
-        face_ok = self.face_ok
-        slow = (now // 400) & 1
-        fast = (now // 125) & 1
-        turn_phase = now % 800 < 600
-        # A corner shows whose turn it is in short pulses, so it is never taken for a legal
-        # move, which glows steadily in the same colour.
-        pulse = now % 1500 < 250
-        # The flash cannot be written (the app sets flash_fault): a red pulse between them.
-        fault_pulse = self.flash_fault and 750 <= now % 1500 < 1000
-        turn_hint = palette.HINT_DARK if self.game.turn == iago.DARK else palette.HINT_LIGHT
-        show_hints = self.settings.hints and self.ready
-        pregame = self._pregame()
-        over = self.phase == OVER
-        show = 0
-        if over:
-            show = (now // 1500) % 3
-        if self.phase == STARTUP:
-            step = elapsed(now, self.phase_since) * 3 // STARTUP_MS
-            for c in range(self.n):
-                frame[c * 3] = 60 if step == 0 else 0
-                frame[c * 3 + 1] = 60 if step == 1 else 0
-                frame[c * 3 + 2] = 60 if step >= 2 else 0
-            return
-        # Everything the loop reads is a local: on a Pico each global or attribute lookup in
-        # this loop costs about a millisecond a frame.
-        off = palette.OFF
-        error = palette.ERROR if fast else off
-        face_colour = _FACE_COLOUR
-        special = self._special
-        flip = self.layout.flip
-        hint = self._fresh_hints() if show_hints else self.hint
-        flash = self.flash_cell
-        chosen = self.engine_move
-        waiting_colour = face_colour[self.game.turn] if slow else off
-        # The computer's (or a suggested) hex never dims below the legal-move glow around it.
-        chosen_colour = face_colour[self.game.turn] if slow else turn_hint
-        waiting = self.waiting
-        colours = self._colours
-        for c in range(self.n):
-            v = cells[c]
-            if v:
-                target = face_colour[v]
-                if not present[c]:
-                    # Lifted: show the face it must have when put back, blinking.
-                    colour = target if (slow or not face_ok[c]) else off
-                elif not face_ok[c]:
-                    # "Turn this": mostly the face it must end with, briefly the other.
-                    colour = target if turn_phase else face_colour[v ^ flip]
-                elif over:
-                    colour = self._result_colour(v, target, show, slow)
-                else:
-                    colour = target
-            elif pregame and special[c] & _SETTINGS_HEX and c != chosen:
-                colour = self._setting_colour(c)
-            elif c == waiting:
-                colour = waiting_colour     # the mover's colour, blinking: it waits its turn
-            elif present[c]:
-                colour = off if over else error
-            elif c == chosen:
-                colour = chosen_colour
-            elif over:
-                colour = off
-            elif show_hints and hint[c]:
-                colour = turn_hint
-            elif special[c] & _CORNER:
-                colour = turn_hint if pulse else (palette.ERROR if fault_pulse else off)
-            else:
-                colour = off
-            if c == flash:
-                colour = self.flash_colour if fast else off
-            colours[c] = colour
-        paint(colours, pal, frame)
-
-    def _result_colour(self, v, target, show, slow):
-        """Game over: the winner's disks, then dark's and light's disks alone, in turn."""
-        if show == 0:
-            return palette.WIN if v == self.winner else (target if slow else palette.OFF)
-        if show == 1:
-            return target if v == iago.DARK else palette.OFF
-        return target if v == iago.LIGHT else palette.OFF
-
-    def _setting_colour(self, c):
-        s = self.settings
-        which = self.layout.setting_at(c)
-        if which == "rules":
-            return _RULES_COLOUR[RULE_CHOICES.index(s.rules)]
-        if which == "penalty":
-            return palette.SETTING_ON if s.penalty else palette.SETTING_OFF
-        if which == "hints":
-            return palette.SETTING_ON if s.hints else palette.SETTING_OFF
-        if which == "brightness":
-            return palette.LIGHT
-        if which == "palette":
-            return palette.SETTING_ON if s.palette else palette.SETTING_OFF
-        if which == "computer":
-            return _COMPUTER_COLOUR[s.computer_side()]
-        if which == "level":
-            return _LEVEL_COLOUR[s.level - 1]
-        return palette.OFF          # the demo square
+        """Write the LED frame for `now` into self.frame (gameboard/painter.py); no
+        allocation."""
+        view = self.view
+        view.game = self.game
+        view.settings = self.settings
+        view.phase = self.phase
+        view.phase_since = self.phase_since
+        view.pregame = self._pregame()
+        view.show_hints = self.settings.hints and self.ready
+        if view.show_hints:
+            self._fresh_hints()
+        view.waiting = self.waiting
+        view.chosen = self.engine_move
+        view.flash_cell = self.flash_cell
+        view.flash_colour = self.flash_colour
+        view.flash_fault = self.flash_fault
+        view.winner = self.winner
+        compose(view, now)
 
     # --- internals -----------------------------------------------------------------------
 
@@ -587,7 +467,7 @@ class Controller:
         extra = 0
         for c in range(self.n):
             if present[c] and not cells[c]:
-                if pregame and special[c] & _SETTINGS_HEX and c != self.engine_move:
+                if pregame and special[c] & SETTINGS_HEX and c != self.engine_move:
                     continue
                 new = c
                 extra += 1
@@ -610,10 +490,10 @@ class Controller:
         LEDs before the placement is played and the frame composed (light first)."""
         if (not self.ready or self.suspect[cell] or self.present[cell] or
                 self.game._cells[cell] or (self._pregame() and self._special[cell] &
-                                            _SETTINGS_HEX and cell != self.engine_move) or
+                                            SETTINGS_HEX and cell != self.engine_move) or
                 not self._playable(cell)):
             return -1
-        return _FACE_COLOUR[self.game.turn]
+        return FACE_COLOUR[self.game.turn]
 
     def _playable(self, cell):
         """A legal placement for the side to move (on the computer's turn only the hex it

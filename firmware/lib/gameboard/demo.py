@@ -10,7 +10,8 @@ to the game it left. It has the controller's interface as far as the app and the
 import iago
 from gameboard import palette
 from gameboard.layout import hex_layout
-from gameboard.controller import elapsed, paint
+from gameboard.controller import elapsed
+from gameboard.painter import paint
 from gameboard.modes import NotPlaying
 
 try:

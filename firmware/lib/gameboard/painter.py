@@ -1,0 +1,206 @@
+"""The LED painter: what every hex shows, worked out from a `BoardView` alone.
+
+A view is the little the LEDs depend on: the position, which hexes hold a disk, which disks
+are still to turn, the legal moves if they are to glow, the phase and the odd marked hex. The
+controller (gameboard/controller.py) keeps its own view up to date as it referees; a host that
+knows only a board's reported `state` builds one from it (host_sim/web/ledview.py) and paints
+the same colours. `compose(view, now)` writes view.frame and allocates nothing.
+"""
+
+import iago
+from gameboard import palette
+from gameboard.settings import RULE_CHOICES
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+try:
+    from gameboard._ledkernel import paint
+except (ImportError, SyntaxError):
+    from gameboard._ledplain import paint
+
+NONE = const(255)
+# Phases (the controller's).
+STARTUP = const(0)
+PLAY = const(1)
+OVER = const(2)
+STARTUP_MS = const(900)      # the light check at power-on
+
+FACE_COLOUR = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, palette.OFF,
+                     palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
+# How the rules hex (A1) shows standard, loose, simple and loose+simple before a game.
+_RULES_COLOUR = (palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_CAPTIVE)
+# The computer hex (B1): off, dark or light; the level hex (B6): levels 1-5.
+_COMPUTER_COLOUR = (palette.SETTING_OFF, palette.DARK, palette.LIGHT)
+_LEVEL_COLOUR = (palette.HINT_DARK, palette.HINT_LIGHT, palette.DARK, palette.LIGHT, palette.WIN)
+# Per-cell flags: a settings cell (or a square board's demo square: before the first
+# placement neither is a placement), a corner (shows whose turn it is).
+SETTINGS_HEX = const(1)
+CORNER = const(2)
+_WRAP = const(0x3FFFFFFF)
+
+
+def special_cells(layout):
+    """The per-cell flags (SETTINGS_HEX, CORNER) of a layout."""
+    out = bytearray(layout.cells)
+    for c in layout.setting_cells:
+        if c != NONE:
+            out[c] |= SETTINGS_HEX
+    if layout.reserved:
+        out[layout.demo_cell] |= SETTINGS_HEX
+    for c in layout.corners:
+        out[c] |= CORNER
+    return bytes(out)
+
+
+class BoardView:
+    """What the LEDs show of a board, as data.
+
+    game         the position (a board of the game's rules module)
+    settings     gameboard.settings.Settings (palette, hints, the settings hexes' values)
+    phase, phase_since   STARTUP, PLAY or OVER, and since when (ms)
+    pregame      no placement yet: the settings hexes show their settings
+    present      bytearray, 1 = a disk is on the hex
+    face_ok      bytearray, 0 = the disk there is still to turn
+    hint         bytearray, 1 = a legal move; shown only if show_hints
+    show_hints   hints are on and every hex agrees with the game
+    waiting      a disk put down early on a legal hex, or NONE
+    chosen       the computer's or a suggested hex, or NONE
+    flash_cell, flash_colour   brief feedback on one hex (NONE: none)
+    flash_fault  the flash cannot be written: a red pulse on the corners
+    winner       the winning side once the game is over
+    """
+
+    def __init__(self, layout, settings):
+        n = layout.cells
+        self.layout = layout
+        self.special = special_cells(layout)
+        self.settings = settings
+        self.game = None
+        self.phase = STARTUP
+        self.phase_since = 0
+        self.pregame = False
+        self.present = bytearray(n)
+        self.face_ok = bytearray(b"\x01" * n)
+        self.hint = bytearray(n)
+        self.show_hints = False
+        self.waiting = NONE
+        self.chosen = NONE
+        self.flash_cell = NONE
+        self.flash_colour = palette.OFF
+        self.flash_fault = False
+        self.winner = 0
+        self.frame = bytearray(n * 3)   # RGB in cell order, read by the LED output
+        self.colours = bytearray(n)     # palette index per cell, painted into frame
+
+
+def compose(view, now):
+    """Write the LED frame for `now` into view.frame; no allocation."""
+    frame = view.frame
+    n = len(view.present)
+    if view.phase == STARTUP:
+        step = ((now - view.phase_since) & _WRAP) * 3 // STARTUP_MS
+        for c in range(n):
+            frame[c * 3] = 60 if step == 0 else 0
+            frame[c * 3 + 1] = 60 if step == 1 else 0
+            frame[c * 3 + 2] = 60 if step >= 2 else 0
+        return
+    game = view.game
+    pal = palette.PALETTES[view.settings.palette]
+    cells = game._cells
+    present = view.present
+    face_ok = view.face_ok
+    slow = (now // 400) & 1
+    fast = (now // 125) & 1
+    turn_phase = now % 800 < 600
+    # A corner shows whose turn it is in short pulses, so it is never taken for a legal
+    # move, which glows steadily in the same colour.
+    pulse = now % 1500 < 250
+    # The flash cannot be written: a red pulse between them.
+    fault_pulse = view.flash_fault and 750 <= now % 1500 < 1000
+    turn_hint = palette.HINT_DARK if game.turn == iago.DARK else palette.HINT_LIGHT
+    show_hints = view.show_hints
+    pregame = view.pregame
+    over = view.phase == OVER
+    show = (now // 1500) % 3 if over else 0
+    # Everything the loop reads is a local: on a Pico each global or attribute lookup in
+    # this loop costs about a millisecond a frame.
+    off = palette.OFF
+    error = palette.ERROR if fast else off
+    face_colour = FACE_COLOUR
+    special = view.special
+    flip = view.layout.flip
+    hint = view.hint
+    flash = view.flash_cell
+    chosen = view.chosen
+    waiting_colour = face_colour[game.turn] if slow else off
+    # The computer's (or a suggested) hex never dims below the legal-move glow around it.
+    chosen_colour = face_colour[game.turn] if slow else turn_hint
+    waiting = view.waiting
+    colours = view.colours
+    for c in range(n):
+        v = cells[c]
+        if v:
+            target = face_colour[v]
+            if not present[c]:
+                # Lifted: show the face it must have when put back, blinking.
+                colour = target if (slow or not face_ok[c]) else off
+            elif not face_ok[c]:
+                # "Turn this": mostly the face it must end with, briefly the other.
+                colour = target if turn_phase else face_colour[v ^ flip]
+            elif over:
+                colour = _result_colour(view.winner, v, target, show, slow)
+            else:
+                colour = target
+        elif pregame and special[c] & SETTINGS_HEX and c != chosen:
+            colour = _setting_colour(view, c)
+        elif c == waiting:
+            colour = waiting_colour     # the mover's colour, blinking: it waits its turn
+        elif present[c]:
+            colour = off if over else error
+        elif c == chosen:
+            colour = chosen_colour
+        elif over:
+            colour = off
+        elif show_hints and hint[c]:
+            colour = turn_hint
+        elif special[c] & CORNER:
+            colour = turn_hint if pulse else (palette.ERROR if fault_pulse else off)
+        else:
+            colour = off
+        if c == flash:
+            colour = view.flash_colour if fast else off
+        colours[c] = colour
+    paint(colours, pal, frame)
+
+
+def _result_colour(winner, v, target, show, slow):
+    """Game over: the winner's disks, then dark's and light's disks alone, in turn."""
+    if show == 0:
+        return palette.WIN if v == winner else (target if slow else palette.OFF)
+    if show == 1:
+        return target if v == iago.DARK else palette.OFF
+    return target if v == iago.LIGHT else palette.OFF
+
+
+def _setting_colour(view, c):
+    s = view.settings
+    which = view.layout.setting_at(c)
+    if which == "rules":
+        return _RULES_COLOUR[RULE_CHOICES.index(s.rules)]
+    if which == "penalty":
+        return palette.SETTING_ON if s.penalty else palette.SETTING_OFF
+    if which == "hints":
+        return palette.SETTING_ON if s.hints else palette.SETTING_OFF
+    if which == "brightness":
+        return palette.LIGHT
+    if which == "palette":
+        return palette.SETTING_ON if s.palette else palette.SETTING_OFF
+    if which == "computer":
+        return _COMPUTER_COLOUR[s.computer_side()]
+    if which == "level":
+        return _LEVEL_COLOUR[s.level - 1]
+    return palette.OFF          # the demo square
