@@ -17,7 +17,8 @@ alike: no `random` module, no hashing, no floats. docs/engine.md explains the de
 
 from iago import hexgrid
 from iago import searchcore
-from iago.searchcore import Lcg, mix_seed  # noqa: F401  (re-exported: engine.Lcg, engine.mix_seed)
+from iago.searchcore import (GREEDY, PLAYERS, RANDOM, WIN,  # noqa: F401  (engine.WIN, ...)
+                             Lcg, mix_seed)
 from iago.rules import (CAPTIVE, COUNT, FORCED_CAPTURE, MOVES, RELEASE_ON, SCRATCH_SIZE,
                         generate)
 
@@ -26,9 +27,6 @@ try:
 except ImportError:
     def const(x):
         return x
-
-RANDOM = "random"
-GREEDY = "greedy"
 
 # Level -> (node budget, depth limit, root noise in evaluation units, LOGIT a logit). A node
 # is one position visited by the search (one placement made). Nodes, not time, make a level,
@@ -43,10 +41,8 @@ LEVELS = {
     4: (700, 64, 0),
     5: (4000, 64, 0),
 }
-PLAYERS = (RANDOM, GREEDY, 1, 2, 3, 4, 5)
 
-WIN = const(100000)       # a finished game is worth WIN + margin to its winner
-_INF = const(1000000)
+_INF = const(1000000)     # searchcore.INF, a constant in the walk
 _CELLS = const(61)
 _NO_CELL = const(255)
 _CENTRE = hexgrid.CENTRE
@@ -54,12 +50,10 @@ _NB = hexgrid.NEIGHBOURS
 _IS_OUTER = hexgrid.IS_OUTER
 _OOC = hexgrid.OUTER_OR_CENTRE
 
-# States of the resumable search.
+# searchcore's states of the resumable search, as constants in the walk.
 _ENTER = const(0)    # a node has been reached and is not counted yet
 _NEXT = const(1)     # try the next move of the node at `ply`
 _RETURN = const(2)   # the node at `ply` has its value
-_IDLE = const(3)     # between iterations
-_DONE = const(4)
 
 
 def _cell_classes():
@@ -259,7 +253,7 @@ def evaluate(ev, side, empty, count):
             (ev[h + 4] - ev[o + 4]) * w[t + 5] + (ev[h + 5] - ev[o + 5]) * w[t + 6]) >> 4
 
 
-class Search:
+class Search(searchcore.Scaffold):
     """A resumable search of `board` (which it copies) for the side to move.
 
     level: 1-5, "random" or "greedy". seed: decides among equal moves (and the noise of the
@@ -267,16 +261,15 @@ class Search:
     returning milliseconds and a time budget; the search also stops when it runs out (then
     the result depends on the machine's speed). max_depth: overrides the level's depth limit.
     A single legal move is played without thinking, unless `analyse` asks for its score and
-    line.
+    line. The public face and iterative deepening are searchcore.Scaffold's.
     """
+
+    RESULT = Result
+    NOISY_SCORE = True     # a low level's score is the value it played by, noise and all
 
     def __init__(self, board, level=5, seed=0, nodes=None, clock=None, time_ms=None,
                  max_depth=None, analyse=False):
-        if level not in PLAYERS:
-            raise ValueError("unknown level %r (use 1-5, random or greedy)" % (level,))
-        self.level = level
-        self.seed = seed
-        self._rng = Lcg(seed)
+        rng = Lcg(seed)
         rules = board.rules
         self._count = rules.scoring == COUNT
         self._release = rules.release
@@ -285,31 +278,16 @@ class Search:
         self._cells = bytearray(board._cells)
         self._side = board.turn
         self._empty0 = board._empty_inner
-        self._clock = clock
-        self._deadline = None
-        if clock is not None and time_ms is not None:
-            self._deadline = clock() + time_ms
-        if isinstance(level, int):
-            budget, depth_limit, noise = LEVELS[level]
-        else:
-            budget, depth_limit, noise = 0, 0, 0
-        self._limit = budget if nodes is None else nodes
-        self._nodes = 0
-        self._state = _IDLE
-        self._result = None
+        budget, depth_limit, noise = LEVELS.get(level, (0, 0, 0))   # (Scaffold checks level)
         root = candidate_moves(board)
-        self._root = root
-        if not root:
-            self._finish(Result(None, 0, [], 0, 0, False))
-            return
-        if level == RANDOM:
-            move = root[self._rng.below(len(root))]
-            self._finish(Result(move, 0, [move], 0, 0, False))
+        searchcore.Scaffold.__init__(self, level, seed, clock, time_ms,
+                                     budget if nodes is None else nodes, root, rng)
+        if self.done():
             return
         self._ev = _counters(self._cells)
         self._fl = bytearray(64)                  # flipped cells, a run per ply (grows)
         if level == GREEDY:
-            self._greedy()
+            self._greedy(rng)
             return
         if len(root) == 1 and not analyse:
             self._single()
@@ -319,73 +297,34 @@ class Search:
         for c in range(_CELLS):
             if self._cells[c] == 0:
                 plies += 1
-        self._plies = plies
         if max_depth is not None:
             depth_limit = max_depth
-        self._max_depth = depth_limit if depth_limit < plies else plies
-        m = self._max_depth + 1
         # Root noise for the low levels, fixed per move for the whole search.
-        self._bonus = [0] * _CELLS
+        bonus = [0] * _CELLS
         if noise:
             for c in root:
-                self._bonus[c] = self._rng.below(2 * noise + 1) - noise
+                bonus[c] = rng.below(2 * noise + 1) - noise
         else:
             # Ties between equal moves are broken by the seed: a shuffle of the root order.
             for i in range(len(root) - 1, 0, -1):
-                j = self._rng.below(i + 1)
+                j = rng.below(i + 1)
                 root[i], root[j] = root[j], root[i]
+        self._stacks(plies, depth_limit if depth_limit < plies else plies, bonus)
+        m = self._max_depth + 1
         self._scratch = bytearray(SCRATCH_SIZE)
         self._mv = bytearray(128)                 # the ordered moves of each ply (grows)
         self._mbase = [0] * (m + 1)               # ply p's moves: mv[mbase[p]:mbase[p + 1]]
-        self._mi = bytearray(m + 1)               # index of ply p's move being searched
-        self._made = bytearray(m + 1)             # the cell placed at ply p
         self._fstart = [0] * (m + 1)              # ply p's flips: fl[fstart[p]:fstart[p + 1]]
-        self._alpha = [0] * (m + 1)
-        self._beta = [0] * (m + 1)
-        self._best = [0] * (m + 1)
-        # Triangular PV table: row p (the line from ply p) starts at pvoff[p].
-        self._pvoff = [0] * (m + 1)
-        for p in range(1, m + 1):
-            self._pvoff[p] = self._pvoff[p - 1] + m - p + 1
-        self._pv = bytearray(self._pvoff[m] + 1)
-        self._pvlen = bytearray(m + 1)
-        self._prev_pv = bytearray(m + 1)
-        self._prev_len = 0
-        self._follow = bytearray(m + 1)
-        self._killer = bytearray(2 * m + 2)
-        for i in range(2 * m + 2):
-            self._killer[i] = _NO_CELL
-        self._depth = 0
-        self._ply = 0
-        self._value = 0
-        self._root_done = 0
 
     # --- players without search -------------------------------------------------------
 
-    def _finish(self, result):
-        self._result = result
-        self._state = _DONE
-
-    def _greedy(self):
-        """The move with the best score margin right after it; the seed breaks ties."""
+    def _greedy_value(self, cell):
+        """The score margin right after `cell`."""
         cells = self._cells
-        fl = self._fl
-        ev = self._ev
-        side = self._side
-        best = -_INF
-        choice = []
-        for c in self._root:
-            end = _play(cells, c, side, self._release, fl, 0, ev)
-            v = _margin(ev, side, self._count)
-            _unplay(cells, c, fl, 0, end, ev)
-            if v > best:
-                best = v
-                choice = [c]
-            elif v == best:
-                choice.append(c)
-        move = choice[self._rng.below(len(choice))]
-        self._nodes = len(self._root)
-        self._finish(Result(move, best, [move], 1, self._nodes, False))
+        end = _play(cells, cell, self._side, self._release, self._fl, 0, self._ev)
+        v = _margin(self._ev, self._side, self._count)
+        _unplay(cells, cell, self._fl, 0, end, self._ev)
+        return v
 
     def _single(self):
         """One legal move: no need to think. Its score is the static value after it."""
@@ -401,100 +340,15 @@ class Search:
         self._nodes = 1
         self._finish(Result(c, value, [c], 1, 1, empty == 0))
 
-    # --- the public face --------------------------------------------------------------
+    # --- the walk ---------------------------------------------------------------------
 
-    def done(self):
-        return self._state == _DONE
-
-    def best(self):
-        """The best move found so far (a cell), or None when the game is over."""
-        if self._result is not None:
-            return self._result.move
-        return self._root[0] if self._root else None
-
-    def result(self):
-        """A Result; before the first iteration completes, the first root move unscored."""
-        if self._result is not None:
-            return self._result
-        move = self.best()
-        return Result(move, 0, [] if move is None else [move], 0, self._nodes, False)
-
-    def nodes(self):
-        """Positions visited so far."""
-        return self._nodes
-
-    def step(self, max_nodes=256):
-        """Search up to `max_nodes` more nodes; True once the search is finished."""
-        if self._state == _DONE:
-            return True
-        stop = self._nodes + max_nodes
-        while self._state != _DONE and self._nodes < stop:
-            if self._state == _IDLE and not self._next_iteration():
-                self._state = _DONE
-                break
-            self._run(stop)
-        if self._state == _DONE and self._result is not None:
-            self._result.nodes = self._nodes
-        return self._state == _DONE
-
-    def run(self):
-        """Search to the end of the budget; returns the Result."""
-        while not self.step(1 << 20):
-            pass
-        return self._result
-
-    # --- iterative deepening ----------------------------------------------------------
-
-    def _next_iteration(self):
-        if self._nodes >= self._limit or self._out_of_time():
-            return False
-        if self._depth >= self._max_depth:
-            return False
-        r = self._result
-        if r is not None and r.proven:
-            return False
-        self._depth += 1
-        # Root moves: the previous best first, then the seed-shuffled order.
-        root = self._root
-        if r is not None and r.move in root:
-            root.remove(r.move)
-            root.insert(0, r.move)
+    def _root_moves(self, root):
         mv = self._mv
         for i in range(len(root)):
             mv[i] = root[i]
         self._mbase[0] = 0
         self._mbase[1] = len(root)
-        self._mi[0] = 0
-        self._alpha[0] = -_INF
-        self._beta[0] = _INF
-        self._best[0] = -_INF
-        self._pvlen[0] = 0
         self._fstart[0] = 0
-        self._ply = 0
-        self._root_done = 0
-        self._follow[0] = 1 if self._prev_len else 0
-        self._state = _NEXT
-        return True
-
-    def _out_of_time(self):
-        return self._deadline is not None and self._clock() >= self._deadline
-
-    def _iteration_done(self, complete):
-        """Record the root's best move of this iteration (complete or not)."""
-        if not self._root_done:
-            return
-        pvlen = self._pvlen[0]
-        pv = list(self._pv[0:pvlen])
-        score = self._best[0]
-        # Every line reached the end of the game, or a forced result was found.
-        proven = self._depth >= self._plies or score >= WIN - 1000 or score <= -WIN + 1000
-        # An unfinished iteration searched the previous best move first, so its best so far
-        # is at least as well founded as the previous iteration's.
-        self._result = Result(pv[0], score, pv, self._depth if complete else self._depth - 1,
-                              self._nodes, proven and complete)
-        for i in range(pvlen):
-            self._prev_pv[i] = pv[i]
-        self._prev_len = pvlen
 
     def _run(self, stop):
         """The search loop: walk the tree with explicit stacks until `stop` nodes, the end
@@ -503,32 +357,16 @@ class Search:
         scratch = self._scratch
         mv = self._mv
         mbase = self._mbase
-        mi = self._mi
-        made = self._made
         fl = self._fl
         fstart = self._fstart
-        alpha = self._alpha
-        beta = self._beta
-        best = self._best
-        pv = self._pv
-        pvoff = self._pvoff
-        pvlen = self._pvlen
         ev = self._ev
-        bonus = self._bonus
-        killer = self._killer
-        follow = self._follow
-        prev_pv = self._prev_pv
         release = self._release
         count = self._count
         mode = self._mode
         depth = self._depth
-        ply = self._ply
-        state = self._state
-        value = self._value
-        nodes = self._nodes
-        limit = self._limit
-        if stop > limit:
-            stop = limit
+        mi, made, alpha, beta, best, pvlen, follow, prev_pv = self._stack
+        improved = self._improved       # (a bound method: looked up once a slice)
+        ply, state, value, nodes, stop = self._resume(stop)
         side = self._side if ply % 2 == 0 else self._side ^ 3
         empty = self._empty0
         for p in range(ply):
@@ -537,11 +375,8 @@ class Search:
         while True:
             if state == _ENTER:
                 if nodes >= stop:
-                    break
+                    return self._pause(ply, value, nodes)
                 nodes += 1
-                if nodes & 63 == 0 and self._deadline is not None and self._out_of_time():
-                    self._limit = limit = stop = nodes
-                pvlen[ply] = ply
                 if empty == 0:
                     value = _final(ev, cells, side, count)
                     state = _RETURN
@@ -568,13 +403,10 @@ class Search:
                     cell = mv[i]
                     mi[ply] += 1
                     made[ply] = cell
-                    a = alpha[ply]
-                    if b > a:
-                        a = b
+                    a = alpha[ply]                 # raised to the best value so far
                     bb = beta[ply]
                     if ply == 0:
-                        a -= bonus[cell]
-                        bb -= bonus[cell]
+                        a, bb = self._root_window(cell, a, bb)
                     f = fstart[ply]
                     if f + 48 > len(fl):
                         fl.extend(bytearray(64))
@@ -584,19 +416,16 @@ class Search:
                     follow[ply + 1] = 1 if follow[ply] and cell == prev_pv[ply] else 0
                     side ^= 3
                     ply += 1
+                    pvlen[ply] = ply               # the child's line starts empty
                     alpha[ply] = -bb
                     beta[ply] = -a
                     state = _ENTER
+                elif ply == 0:             # the root is searched: the iteration is complete
+                    return self._iteration_done(nodes, True)
                 else:
                     value = b
                     state = _RETURN
             else:  # _RETURN
-                if ply == 0:
-                    self._root_done = mi[0]
-                    self._nodes = nodes
-                    self._iteration_done(True)
-                    state = _IDLE
-                    break
                 ply -= 1
                 side ^= 3
                 cell = made[ply]
@@ -605,32 +434,10 @@ class Search:
                     empty += 1
                 value = -value
                 if ply == 0:
-                    value += bonus[cell]
-                    self._root_done = mi[0]
-                if value > best[ply]:
-                    best[ply] = value
-                    # The principal variation: this move, then the child's line.
-                    row = pvoff[ply] - ply
-                    pv[row + ply] = cell
-                    n = pvlen[ply + 1]
-                    child = pvoff[ply + 1] - ply - 1
-                    for j in range(ply + 1, n):
-                        pv[row + j] = pv[child + j]
-                    pvlen[ply] = n if n > ply + 1 else ply + 1
-                    if value >= beta[ply]:
-                        k = ply * 2
-                        if killer[k] != cell:
-                            killer[k + 1] = killer[k]
-                            killer[k] = cell
+                    self._root_value(cell, value)
+                elif value > best[ply]:
+                    improved(ply, cell, value)
                 state = _NEXT
-        self._ply = ply
-        self._state = state
-        self._value = value
-        self._nodes = nodes
-        if state != _IDLE and nodes >= limit:
-            # Out of budget in the middle of an iteration: keep what the root has so far.
-            self._iteration_done(False)
-            self._state = _DONE
 
     def _order(self, base, n, ply):
         """Copy the generated moves to mv[base:base + n]: the previous iteration's line
@@ -672,11 +479,7 @@ def candidate_moves(board):
     return list(board._legal())
 
 
-def choose_move(board, level=5, seed=0, nodes=None):
-    """The move `level` plays in `board` (a cell), or None when the game is over."""
-    return Search(board, level, seed, nodes).run().move
-
-
-def analyse(board, level=5, seed=0, nodes=None):
-    """A Result for the side to move in `board` (a forced move is searched too)."""
-    return Search(board, level, seed, nodes, analyse=True).run()
+# The move `level` plays in a board (a cell, None when the game is over); a Result for the
+# side to move (a forced move is searched too): searchcore.Scaffold's, on this engine.
+choose_move = Search.choose_move
+analyse = Search.analyse

@@ -27,7 +27,8 @@ budget, on CPython and MicroPython alike: no `random`, no hashing, no floats, an
 keys are unique (MicroPython's sort is not stable).
 """
 
-from iago.searchcore import Lcg, Result, mix_seed  # noqa: F401  (re-exported like engine's)
+from iago.searchcore import (GREEDY, PLAYERS, RANDOM, WIN,  # noqa: F401  (re-exported)
+                             Lcg, Result, Scaffold, mix_seed)
 from iago.rules import DARK, EMPTY
 
 try:
@@ -36,16 +37,11 @@ except ImportError:
     def const(x):
         return x
 
-RANDOM = "random"
-GREEDY = "greedy"
 # Level -> (positions searched a move, root noise in evaluation units). The noise is a fixed
 # seeded amount per root move that makes the low levels err like people do.
 LEVELS = {1: (40, 40), 2: (150, 12), 3: (500, 0), 4: (1500, 0), 5: (4000, 0)}
-PLAYERS = (RANDOM, GREEDY, 1, 2, 3, 4, 5)
 
-WIN = const(100000)         # a finished game is worth WIN + margin to its winner
-_INF = const(1000000)
-_PROVEN = const(99000)      # |value| beyond this: a finished game is in sight
+_INF = const(1000000)       # searchcore.INF, a constant in the walk
 _NONE = const(255)          # no cell (no killer, no previous line)
 
 # Evaluation hints per game (board.GAME): (cell weights, points a legal move of the side to
@@ -114,47 +110,32 @@ def final_value(board, side):
     return -WIN + margin
 
 
-# States of the resumable search.
+# searchcore's states of the resumable search, as constants in the walk.
 _ENTER = const(0)    # a position has been reached and is not counted yet
 _NEXT = const(1)     # try the next move of the position at `ply`
 _RETURN = const(2)   # the position at `ply` has its value
-_IDLE = const(3)     # between iterations
-_DONE = const(4)
 
 
-class Search:
+class Search(Scaffold):
     """A resumable search of `board` (which it copies) for the side to move.
 
     level: 1-5, "random" or "greedy". seed: the noise of the low levels and greedy's choice
     among equal moves. nodes: overrides the level's node budget. clock and time_ms: a callable
     returning milliseconds and a time budget (the search also stops when it runs out; the
     result then depends on the machine's speed). max_depth: a depth limit. A single legal
-    move is played without thinking, unless `analyse` asks for its score.
+    move is played without thinking, unless `analyse` asks for its score. The public face
+    and iterative deepening are searchcore.Scaffold's.
     """
 
     def __init__(self, board, level=5, seed=0, nodes=None, clock=None, time_ms=None,
                  max_depth=None, analyse=False):
-        if level not in PLAYERS:
-            raise ValueError("unknown level %r (use 1-5, random or greedy)" % (level,))
-        self.level = level
-        self.seed = seed
         self.board = board = board.copy()
-        self._clock = clock
-        self._deadline = clock() + time_ms if clock is not None and time_ms is not None else None
         budget, noise = LEVELS[level] if level in LEVELS else (0, 0)
-        self._limit = budget if nodes is None else nodes
-        self._nodes = 0
-        self._state = _IDLE
-        self._result = None
-        root = candidate_moves(board)
-        self._root = root
-        if not root:
-            self._finish(Result(None, 0, [], 0, 0, False))
-            return
         rng = Lcg(seed)
-        if level == RANDOM:
-            move = root[rng.below(len(root))]
-            self._finish(Result(move, 0, [move], 0, 0, False))
+        root = candidate_moves(board)
+        Scaffold.__init__(self, level, seed, clock, time_ms, budget if nodes is None else nodes,
+                          root, rng)
+        if self.done():
             return
         if level == GREEDY:
             self._greedy(rng)
@@ -168,8 +149,8 @@ class Search:
         for v in board._cells:
             if v == EMPTY:
                 plies += 1
-        self._plies = plies            # every placement fills a cell: no line is longer
-        self._max_depth = plies if max_depth is None or max_depth > plies else max_depth
+        # Every placement fills a cell: no line is longer.
+        depth_limit = plies if max_depth is None or max_depth > plies else max_depth
         # Moves are tried heaviest cell first, then in cell order: unique keys.
         weights = self._weights
         rank = [0] * len(weights)
@@ -178,136 +159,36 @@ class Search:
             rank[order[i]] = i
         self._key = lambda c: rank[c]
         root.sort(key=self._key)
-        self._noise = [0] * len(weights)
+        amounts = [0] * len(weights)
         if noise:
             noise_rng = Lcg(mix_seed(seed, 1))
             for c in root:
-                self._noise[c] = noise_rng.below(2 * noise + 1) - noise
+                amounts[c] = noise_rng.below(2 * noise + 1) - noise
+        self._stacks(plies, depth_limit, amounts)
         m = self._max_depth + 1
         self._moves = [root] * (m + 1)          # the ordered moves of each ply
-        self._mi = [0] * (m + 1)                # index of ply p's move being searched
-        self._made = bytearray(m + 1)           # the cell placed at ply p
         self._negate = bytearray(m + 1)         # 1 if the side changed on reaching ply p
-        self._alpha = [0] * (m + 1)
-        self._beta = [0] * (m + 1)
-        self._best = [0] * (m + 1)
-        # Triangular principal-variation table: row p holds the line from ply p, its move at
-        # ply j (p <= j < pvlen[p]) in pv[pvoff[p] - p + j].
-        self._pvoff = [0] * (m + 1)
-        for p in range(1, m + 1):
-            self._pvoff[p] = self._pvoff[p - 1] + m - p + 1
-        self._pv = bytearray(self._pvoff[m] + 1)
-        self._pvlen = bytearray(m + 1)
-        self._prev_pv = bytearray(m + 1)
-        self._prev_len = 0
-        self._follow = bytearray(m + 1)
-        self._killer = bytearray(2 * m + 2)
-        for i in range(2 * m + 2):
-            self._killer[i] = _NONE
-        self._depth = 0
-        self._completed = 0                     # the last complete iteration's depth
-        self._ply = 0
-        self._value = 0
-        self._root_done = 0
-        self._iter_nodes = [0, 0]               # nodes of the last two complete iterations
-        self._iter_start = 0
 
-    # --- players without search -------------------------------------------------------
-
-    def _finish(self, result):
-        self._result = result
-        self._state = _DONE
-
-    def _greedy(self, rng):
-        """The placement with the best disk difference right after it; the seed breaks ties."""
+    def _greedy_value(self, cell):
+        """The disk difference right after `cell`."""
         board = self.board
         me = board.turn
-        best = -_INF
-        choice = []
-        for c in self._root:
-            board.push(c)
-            dark, light = board.scores()
-            board.pop()
-            v = dark - light if me == DARK else light - dark
-            if v > best:
-                best = v
-                choice = [c]
-            elif v == best:
-                choice.append(c)
-        move = choice[rng.below(len(choice))]
-        self._nodes = len(self._root)
-        self._finish(Result(move, best, [move], 1, self._nodes, False))
+        board.push(cell)
+        dark, light = board.scores()
+        board.pop()
+        return dark - light if me == DARK else light - dark
 
-    # --- the public face (iago.engine.Search's) -----------------------------------------
+    # --- the walk ---------------------------------------------------------------------
 
-    def done(self):
-        return self._state == _DONE
-
-    def nodes(self):
-        """Positions visited so far."""
-        return self._nodes
-
-    def best(self):
-        """The best move found so far (a cell), or None when the game is over."""
-        if self._result is not None:
-            return self._result.move
-        return self._root[0] if self._root else None
-
-    def result(self):
-        """A Result; before the first iteration completes, the first root move unscored."""
-        if self._result is not None:
-            return self._result
-        move = self.best()
-        return Result(move, 0, [] if move is None else [move], 0, self._nodes, False)
-
-    def step(self, max_nodes=256):
-        """Search up to `max_nodes` more positions; True once the search is finished."""
-        if self._state == _DONE:
-            return True
-        stop = self._nodes + max_nodes
-        while self._state != _DONE and self._nodes < stop:
-            if self._state == _IDLE and not self._next_iteration():
-                self._state = _DONE
-                break
-            self._run(stop)
-        if self._state == _DONE and self._result is not None:
-            self._result.nodes = self._nodes
-        return self._state == _DONE
-
-    def run(self):
-        """Search to the end of the budget; returns the Result."""
-        while not self.step(1 << 20):
-            pass
-        return self.result()
-
-    # --- iterative deepening ----------------------------------------------------------
-
-    def _next_iteration(self):
-        if self._nodes >= self._limit or self._out_of_time():
-            return False
-        r = self._result
-        if self._depth >= self._max_depth or (r is not None and r.proven):
-            return False
-        depth = self._depth + 1
-        if self._completed >= 2 and self._max_depth == self._plies and self._solve_fits():
-            depth = self._max_depth
-        self._depth = depth
-        root = self._root
-        if r is not None and r.move in root:
-            root.remove(r.move)
-            root.insert(0, r.move)
+    def _root_moves(self, root):
         self._moves[0] = root
-        self._mi[0] = 0
-        self._alpha[0] = -_INF
-        self._beta[0] = _INF
-        self._best[0] = -_INF
-        self._pvlen[0] = 0
-        self._ply = 0
-        self._root_done = 0
-        self._follow[0] = 1 if self._prev_len else 0
-        self._iter_start = self._nodes
-        self._state = _NEXT
-        return True
+
+    def _deeper(self):
+        """One ply deeper, or straight to the end of the game once that looks like it fits
+        the budget left."""
+        if self._completed >= 2 and self._max_depth == self._plies and self._solve_fits():
+            return self._max_depth
+        return self._depth + 1
 
     def _solve_fits(self):
         """Whether a search to the end of the game (the exact result) should fit in the
@@ -324,65 +205,29 @@ class Search:
                 return False
         return True
 
-    def _out_of_time(self):
-        return self._deadline is not None and self._clock() >= self._deadline
-
-    def _iteration_done(self, complete):
-        """Record the root's best move of this iteration (complete or not)."""
-        if not self._root_done:
-            return
-        n = self._pvlen[0]
-        pv = list(self._pv[0:n])
-        score = self._best[0] - self._noise[pv[0]]
-        # Every line reached the end of the game, or a finished game is in sight.
-        proven = self._depth >= self._plies or score >= _PROVEN or score <= -_PROVEN
-        # An unfinished iteration searched the previous best move first, so its best so far
-        # is at least as well founded as the previous iteration's.
-        if complete:
-            self._completed = self._depth
-        self._result = Result(pv[0], score, pv, self._completed, self._nodes, proven and complete)
-        for i in range(n):
-            self._prev_pv[i] = pv[i]
-        self._prev_len = n
-        if complete:
-            self._iter_nodes[0] = self._iter_nodes[1]
-            self._iter_nodes[1] = self._nodes - self._iter_start
+    def _pause(self, ply, value, nodes):
+        Scaffold._pause(self, ply, value, nodes)
+        if self.done():             # out of budget: put the board back as it was
+            for _ in range(ply):
+                self.board.pop()
+            self._ply = 0
 
     def _run(self, stop):
         """The search loop: walk the tree with the per-ply stacks until `stop` nodes, the end
         of the budget or the end of the iteration."""
         board = self.board
         moves = self._moves
-        mi = self._mi
-        made = self._made
         negate = self._negate
-        alpha = self._alpha
-        beta = self._beta
-        best = self._best
-        pv = self._pv
-        pvoff = self._pvoff
-        pvlen = self._pvlen
-        noise = self._noise
-        killer = self._killer
-        follow = self._follow
-        prev_pv = self._prev_pv
         prev_len = self._prev_len
         depth = self._depth
-        ply = self._ply
-        state = self._state
-        value = self._value
-        nodes = self._nodes
-        limit = self._limit
-        if stop > limit:
-            stop = limit
+        mi, made, alpha, beta, best, pvlen, follow, prev_pv = self._stack
+        improved = self._improved       # (a bound method: looked up once a slice)
+        ply, state, value, nodes, stop = self._resume(stop)
         while True:
             if state == _ENTER:
                 if nodes >= stop:
-                    break
+                    return self._pause(ply, value, nodes)
                 nodes += 1
-                if nodes & 63 == 0 and self._deadline is not None and self._out_of_time():
-                    self._limit = limit = stop = nodes
-                pvlen[ply] = ply
                 if board.is_game_over():
                     value = final_value(board, board.turn)
                     state = _RETURN
@@ -402,17 +247,15 @@ class Search:
                     cell = here[i]
                     mi[ply] = i + 1
                     made[ply] = cell
-                    a = alpha[ply]
-                    if b > a:
-                        a = b
+                    a = alpha[ply]                 # raised to the best value so far
                     bb = beta[ply]
                     if ply == 0:
-                        a -= noise[cell]
-                        bb -= noise[cell]
+                        a, bb = self._root_window(cell, a, bb)
                     side = board.turn
                     board.push(cell)
                     follow[ply + 1] = 1 if follow[ply] and cell == prev_pv[ply] else 0
                     ply += 1
+                    pvlen[ply] = ply               # the child's line starts empty
                     if board.turn == side:     # the same side places again: same sign
                         negate[ply] = 0
                         alpha[ply] = a
@@ -422,52 +265,22 @@ class Search:
                         alpha[ply] = -bb
                         beta[ply] = -a
                     state = _ENTER
+                elif ply == 0:             # the root is searched: the iteration is complete
+                    return self._iteration_done(nodes, True)
                 else:
                     value = b
                     state = _RETURN
             else:  # _RETURN
-                if ply == 0:
-                    self._root_done = mi[0]
-                    self._nodes = nodes
-                    self._iteration_done(True)
-                    state = _IDLE
-                    break
                 if negate[ply]:
                     value = -value
                 ply -= 1
                 board.pop()
                 cell = made[ply]
                 if ply == 0:
-                    value += noise[cell]
-                    self._root_done = mi[0]
-                if value > best[ply]:
-                    best[ply] = value
-                    # The principal variation: this move, then the child's line.
-                    row = pvoff[ply] - ply
-                    pv[row + ply] = cell
-                    n = pvlen[ply + 1]
-                    child = pvoff[ply + 1] - ply - 1
-                    for j in range(ply + 1, n):
-                        pv[row + j] = pv[child + j]
-                    pvlen[ply] = n if n > ply + 1 else ply + 1
-                    if value >= beta[ply]:
-                        k = ply * 2
-                        if killer[k] != cell:
-                            killer[k + 1] = killer[k]
-                            killer[k] = cell
+                    self._root_value(cell, value)
+                elif value > best[ply]:
+                    improved(ply, cell, value)
                 state = _NEXT
-        self._ply = ply
-        self._state = state
-        self._value = value
-        self._nodes = nodes
-        if state != _IDLE and nodes >= limit:
-            # Out of budget in the middle of an iteration: keep what the root has so far,
-            # and put the board back as it was.
-            self._iteration_done(False)
-            for _ in range(ply):
-                board.pop()
-            self._ply = 0
-            self._state = _DONE
 
     def _ordered(self, ply, following):
         """The legal moves at `ply`, best guesses first: the previous iteration's line, the
@@ -521,11 +334,7 @@ def candidate_moves(board):
     return list(board.legal_moves)
 
 
-def choose_move(board, level=5, seed=0, nodes=None):
-    """The move `level` plays in `board` (a cell), or None when the game is over."""
-    return Search(board, level, seed, nodes).run().move
-
-
-def analyse(board, level=5, seed=0, nodes=None):
-    """A Result for the side to move in `board` (a forced move is searched too)."""
-    return Search(board, level, seed, nodes, analyse=True).run()
+# The move `level` plays in a board (a cell, None when the game is over); a Result for the
+# side to move (a forced move is searched too): searchcore.Scaffold's, on this engine.
+choose_move = Search.choose_move
+analyse = Search.analyse
