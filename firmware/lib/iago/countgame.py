@@ -9,10 +9,9 @@ the turn passes (`_advance`) and any state the cells cannot show (`_state`/`_set
 `_fields`/`_parse_fields` for the position text).
 """
 
+from iago.core import COUNT, DARK, EMPTY, LIGHT, LegalMoves, Outcome
 from iago.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError
-from iago.rules import DARK, EMPTY, LIGHT, LegalMoves, Outcome
 
-COUNT = "count"
 _CHARS = {DARK: "D", LIGHT: "L"}
 
 
@@ -37,9 +36,6 @@ class SimpleRules:
 
     def __eq__(self, other):
         return type(other) is type(self) and other.name() == self.name()
-
-    def __ne__(self, other):
-        return not self == other
 
     def __repr__(self):
         return "Rules(%r)" % self.name()

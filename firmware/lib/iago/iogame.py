@@ -23,10 +23,9 @@ no free cell left. So a bound placement is always possible, and it never enclose
 touches.
 """
 
-import iago
 from iago import countgame, squaregrid
+from iago.core import DARK, EMPTY, LIGHT, perft  # noqa: F401  (perft re-exported: iogame.perft)
 from iago.errors import InvalidCellError, InvalidPositionError, InvalidRulesError
-from iago.rules import DARK, EMPTY, LIGHT
 
 try:
     from micropython import const
@@ -45,9 +44,8 @@ FREE = const(2)
 SINGLE = const(3)
 PHASE_NAMES = ("first", "bound", "free", "single")
 STARTING_TEXT = "9/9/9/9/9/9/9/9/9 L first"
-# perft(board, depth): the shared count of move sequences (iago.perft); Io has no passes, so
-# every placement, bound or free, is one ply.
-perft = iago.perft
+# perft(board, depth), from core, counts move sequences; Io has no passes, so every
+# placement, bound or free, is one ply.
 
 _SIZES = {"9x9": 9, "7x7": 7}
 _NON_CORNERS = {}       # size -> bytes of the cells a free stone may take
@@ -88,9 +86,6 @@ class Rules:
 
     def __eq__(self, other):
         return isinstance(other, Rules) and other.variant == self.variant
-
-    def __ne__(self, other):
-        return not self == other
 
     def __repr__(self):
         return "Rules(%r)" % self.variant

@@ -14,10 +14,9 @@ captured, as it never holds a coin. A black hole is the cell value HOLE (8) in `
 at the start, `2X3X3 D` with holes on 22 and 26.
 """
 
-import iago
 from iago import countgame, linegrid
+from iago.core import DARK, EMPTY, LIGHT, perft  # noqa: F401  (perft re-exported: numberline.perft)
 from iago.errors import InvalidPositionError, InvalidRulesError
-from iago.rules import DARK, EMPTY, LIGHT
 
 try:
     from micropython import const
@@ -35,7 +34,6 @@ LINE = linegrid.LINE
 _MARKS = const(10)
 _MIDPOINTS = LINE.MIDPOINTS
 _NONE = const(255)      # linegrid.NONE: no midpoint
-perft = iago.perft
 
 
 class Rules:
@@ -97,9 +95,6 @@ class Rules:
 
     def __eq__(self, other):
         return isinstance(other, Rules) and other.name() == self.name()
-
-    def __ne__(self, other):
-        return not self == other
 
     def __repr__(self):
         return "Rules(%r)" % self.name()

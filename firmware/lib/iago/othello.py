@@ -16,10 +16,9 @@ side that begins (dark by default, as in tournament Othello).
     ['d3', 'c4', 'f5', 'e6']
 """
 
-import iago
 from iago import countgame, squaregrid
+from iago.core import DARK, EMPTY, LIGHT, perft  # noqa: F401  (perft re-exported: othello.perft)
 from iago.errors import IagoError
-from iago.rules import DARK, EMPTY, LIGHT
 
 GAME = "othello"
 TITLE = "Othello"
@@ -30,7 +29,6 @@ GRID = squaregrid.grid(8)
 _NB = GRID.NEIGHBOURS
 _enclosed = countgame.enclosed
 _encloses = countgame.encloses
-perft = iago.perft
 
 
 class Rules(countgame.SimpleRules):

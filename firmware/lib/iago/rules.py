@@ -7,6 +7,7 @@ CAPTIVE bit, so an undo record is just the placed cell and the flipped cells.
 """
 
 from iago import hexgrid
+from iago.core import COUNT, DARK, EMPTY, LIGHT, LegalMoves, Outcome, side_name  # noqa: F401
 from iago.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError
 
 try:
@@ -15,9 +16,6 @@ except ImportError:
     def const(x):
         return x
 
-EMPTY = const(0)
-DARK = const(1)
-LIGHT = const(2)
 CAPTIVE = const(4)
 DARK_CAPTIVE = const(5)
 LIGHT_CAPTIVE = const(6)
@@ -26,7 +24,6 @@ GAME = "iago"
 TITLE = "Iago"
 
 PRODUCT = "product"
-COUNT = "count"
 
 # How the centre decided a tie (Outcome.tie_break).
 CENTRE_DISK = "centre disk"
@@ -51,7 +48,7 @@ try:
 except (ImportError, SyntaxError):
     from iago.movegen import generate
 
-_SIDE_NAMES = {EMPTY: "draw", DARK: "dark", LIGHT: "light"}
+_SIDE_NAMES = {DARK: "dark", LIGHT: "light"}
 _DISK_CHARS = {DARK: "D", LIGHT: "L", DARK_CAPTIVE: "d", LIGHT_CAPTIVE: "l"}
 _CHAR_DISKS = {"D": DARK, "L": LIGHT, "d": DARK_CAPTIVE, "l": LIGHT_CAPTIVE, ".": EMPTY}
 
@@ -59,11 +56,6 @@ _CHAR_DISKS = {"D": DARK, "L": LIGHT, "d": DARK_CAPTIVE, "l": LIGHT_CAPTIVE, "."
 _MISS = const(1)   # the previous placement missed a forced capture; claimable now
 _FREE = const(2)   # a claim was granted: the side to move may place on any empty cell
 _PENALTY_FIELDS = {"miss": _MISS, "free": _FREE}
-
-
-def side_name(side):
-    """'dark' or 'light'; 'draw' for an Outcome's winner 0 (games that can be drawn)."""
-    return _SIDE_NAMES[side]
 
 
 def _walk(cell, stop, d, out):
@@ -133,70 +125,12 @@ class Rules:
                 self.release == other.release and self.scoring == other.scoring and
                 self.penalty == other.penalty)
 
-    def __ne__(self, other):
-        return not self == other
-
     def __repr__(self):
         return "Rules.parse(%r)" % self.name()
 
 
 STANDARD = Rules()
 STARTING_TEXT = "5/6/7/8/9/8/7/6/5 D"
-
-
-class Outcome:
-    """The result of a finished game, as data."""
-
-    def __init__(self, winner, dark_score, light_score, scoring, tie_break=None):
-        self.winner = winner
-        self.dark_score = dark_score
-        self.light_score = light_score
-        self.scoring = scoring
-        self.tie_break = tie_break
-
-    def result(self):
-        """'1-0' when dark wins, '0-1' when light wins, '1/2-1/2' for a draw (other games)."""
-        if self.winner == EMPTY:
-            return "1/2-1/2"
-        return "1-0" if self.winner == DARK else "0-1"
-
-    def __eq__(self, other):
-        return (isinstance(other, Outcome) and self.winner == other.winner and
-                self.dark_score == other.dark_score and self.light_score == other.light_score and
-                self.scoring == other.scoring and self.tie_break == other.tie_break)
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __repr__(self):
-        return "Outcome(winner=%s, dark=%d, light=%d, scoring=%s, tie_break=%r)" % (
-            _SIDE_NAMES[self.winner], self.dark_score, self.light_score, self.scoring,
-            self.tie_break)
-
-
-class LegalMoves:
-    """A cheap view of the placements the board accepts now, in cell order."""
-
-    def __init__(self, board):
-        self._board = board
-
-    def __iter__(self):
-        return iter(self._board._legal())
-
-    def __len__(self):
-        return len(self._board._legal())
-
-    def count(self):
-        return len(self._board._legal())
-
-    def __contains__(self, cell):
-        return cell in self._board._legal()
-
-    def __bool__(self):
-        return bool(self._board._legal())
-
-    def __repr__(self):
-        return "<LegalMoves %s>" % " ".join(self._board.grid.cell_name(c) for c in self)
 
 
 class Board:
@@ -305,9 +239,9 @@ class Board:
         return tuple(captured), tuple(released)
 
     def _check_empty(self, cell):
-        hexgrid.cell_name(cell)
+        name = hexgrid.cell_name(cell)  # InvalidCellError for anything but a cell
         if self._cells[cell] != EMPTY:
-            raise IllegalMoveError("%s is not empty" % hexgrid.cell_name(cell))
+            raise IllegalMoveError("%s is not empty" % name)
 
     def _collect(self, cell, captured, released):
         cells = self._cells
@@ -375,7 +309,7 @@ class Board:
         cells = self._cells
         for i in range(2, len(undo)):
             cells[undo[i]] ^= CAPTIVE
-        cells[cell] = EMPTY
+        cells[cell] = 0       # EMPTY, folded: pop is on the search's hot path
         if not _IS_OUTER[cell]:
             self._empty_inner += 1
         self._penalty = undo[1]

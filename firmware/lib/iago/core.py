@@ -1,0 +1,106 @@
+"""What every game of the family uses: the sides and a cell's empty, dark or light byte, the
+result as data (`Outcome`), the legal-move view (`LegalMoves`), `perft` and `side_name`.
+
+Iago's `rules.Board` and the other games' `countgame.CountBoard` both use them, so a board
+playing another game never loads Iago's rules.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+EMPTY = const(0)
+DARK = const(1)
+LIGHT = const(2)
+
+# Outcome.scoring of a game won by the most disks (Iago's simple rules and the other games).
+COUNT = "count"
+
+_SIDE_NAMES = {EMPTY: "draw", DARK: "dark", LIGHT: "light"}
+
+
+def side_name(side):
+    """'dark' or 'light'; 'draw' for an Outcome's winner 0 (games that can be drawn)."""
+    return _SIDE_NAMES[side]
+
+
+class Outcome:
+    """The result of a finished game, as data."""
+
+    def __init__(self, winner, dark_score, light_score, scoring, tie_break=None):
+        self.winner = winner
+        self.dark_score = dark_score
+        self.light_score = light_score
+        self.scoring = scoring
+        self.tie_break = tie_break
+
+    def result(self):
+        """'1-0' when dark wins, '0-1' when light wins, '1/2-1/2' for a draw (other games)."""
+        if self.winner == EMPTY:
+            return "1/2-1/2"
+        return "1-0" if self.winner == DARK else "0-1"
+
+    def __eq__(self, other):
+        return (isinstance(other, Outcome) and self.winner == other.winner and
+                self.dark_score == other.dark_score and self.light_score == other.light_score and
+                self.scoring == other.scoring and self.tie_break == other.tie_break)
+
+    def __repr__(self):
+        return "Outcome(winner=%s, dark=%d, light=%d, scoring=%s, tie_break=%r)" % (
+            _SIDE_NAMES[self.winner], self.dark_score, self.light_score, self.scoring,
+            self.tie_break)
+
+
+class LegalMoves:
+    """A cheap view of the placements the board accepts now, in cell order."""
+
+    def __init__(self, board):
+        self._board = board
+
+    def __iter__(self):
+        return iter(self._board._legal())
+
+    def __len__(self):
+        return len(self._board._legal())
+
+    count = __len__
+
+    def __contains__(self, cell):
+        return cell in self._board._legal()
+
+    def __bool__(self):
+        return bool(self._board._legal())
+
+    def __repr__(self):
+        return "<LegalMoves %s>" % " ".join(self._board.grid.cell_name(c) for c in self)
+
+
+def perft(board, depth):
+    """The number of leaves `depth` plies ahead of `board`: move sequences of that length.
+
+    A ply is a placement or a forced pass, as in the published Othello counts (perft(9) from
+    the start is 3,005,288); a board passes by itself, so after a placement that made the
+    opponent pass (`board.turn` is the mover's again, on a board whose game has passes:
+    `PASSES`) the pass takes one ply of its own. A game that ends early is one leaf where it
+    ends. Iago, Io and the number line have no passes: there every ply is a placement (Io's
+    second placement of a turn included)."""
+    if depth == 0 or board.is_game_over():
+        return 1
+    if depth == 1:
+        return board.count_moves()
+    total = 0
+    if board.PASSES:
+        mover = board.turn
+        for cell in board._legal():
+            board.push(cell)
+            # The opponent passed: that is a ply, and the leaf when it is the last one.
+            total += perft(board, depth - 2 if board.turn == mover else depth - 1)
+            board.pop()
+        return total
+    for cell in board._legal():
+        board.push(cell)
+        total += perft(board, depth - 1)
+        board.pop()
+    return total
