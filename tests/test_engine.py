@@ -342,6 +342,7 @@ def test_engine_heap_under_unix_micropython():
     out = mpvm.run_unix("""
 import gc
 import iago
+from iago import rules   # Iago's rules: the package face loads them on first use, not the engine
 gc.collect()
 a0 = gc.mem_alloc()
 from iago import engine

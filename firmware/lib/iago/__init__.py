@@ -1,43 +1,55 @@
-"""Iago rules shared by the board firmware and the host tools.
+"""IAGO, the family of games the board plays: Iago (Kanare Kato's game on 61 hexes, the board's
+own) and, beside it, Othello, Io and the number-line game. The package is named for the family,
+as python-chess's `chess` holds `chess.variant`.
 
     >>> import iago
     >>> board = iago.Board()
     >>> len(board.legal_moves)
     36
+
+What every game uses comes with the package (`iago.core`: the sides, `Outcome`, `LegalMoves`,
+`perft`, `side_name`; `iago.errors`). Iago's own names (`Board`, `Rules`, `parse_cell`,
+`CELLS`, ...) load `iago.rules` and `iago.hexgrid` on first use, so a board that plays another
+game never holds Iago's rules. The other games are the modules `othello`, `iogame` and
+`numberline`, found by name through `iago.games`.
 """
 
-from iago.errors import (IagoError, IllegalMoveError, InvalidCellError, InvalidPositionError,
-                         InvalidRecordError, InvalidRulesError)
-from iago.hexgrid import CELLS, CENTRE, INNER_AREA, OUTER_RING, cell_name, parse_cell
-from iago.rules import (CAPTIVE, CENTRE_CAPTIVE, CENTRE_DISK, COUNT, DARK, DARK_CAPTIVE, EMPTY,
-                        LIGHT, LIGHT_CAPTIVE, PRODUCT, STANDARD, STARTING_TEXT, Board, LegalMoves,
-                        Outcome, Rules, side_name)
+from iago.core import COUNT, DARK, EMPTY, LIGHT, LegalMoves, Outcome, perft, side_name  # noqa: F401
+from iago.errors import (IagoError, IllegalMoveError, InvalidCellError,  # noqa: F401
+                         InvalidPositionError, InvalidRecordError, InvalidRulesError)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # type checkers read the lazy names' types here; never run
+    from iago.hexgrid import CELLS, CENTRE, INNER_AREA, OUTER_RING, cell_name, parse_cell  # noqa
+    from iago.rules import (CAPTIVE, CENTRE_CAPTIVE, CENTRE_DISK, DARK_CAPTIVE,  # noqa
+                            LIGHT_CAPTIVE, PRODUCT, STANDARD, STARTING_TEXT, Board, Rules)
+
+# Iago's names, loaded with Iago's rules on first use of any of them.
+_RULES = ("Board", "Rules", "STANDARD", "STARTING_TEXT", "PRODUCT", "CAPTIVE", "DARK_CAPTIVE",
+          "LIGHT_CAPTIVE", "CENTRE_DISK", "CENTRE_CAPTIVE")
+_HEXGRID = ("CELLS", "CENTRE", "INNER_AREA", "OUTER_RING", "cell_name", "parse_cell")
 
 
-def perft(board, depth):
-    """The number of leaves `depth` plies ahead of `board`: move sequences of that length.
+def __getattr__(name):
+    """A name the package does not hold yet (PEP 562, which MicroPython and CircuitPython
+    follow too).
 
-    A ply is a placement or a forced pass, as in the published Othello counts (perft(9) from
-    the start is 3,005,288); a board passes by itself, so after a placement that made the
-    opponent pass (`board.turn` is the mover's again, on a board whose game has passes:
-    `PASSES`) the pass takes one ply of its own. A game that ends early is one leaf where it
-    ends. Iago, Io and the number line have no passes: there every ply is a placement (Io's
-    second placement of a turn included)."""
-    if depth == 0 or board.is_game_over():
-        return 1
-    if depth == 1:
-        return board.count_moves()
-    total = 0
-    if board.PASSES:
-        mover = board.turn
-        for cell in board._legal():
-            board.push(cell)
-            # The opponent passed: that is a ply, and the leaf when it is the last one.
-            total += perft(board, depth - 2 if board.turn == mover else depth - 1)
-            board.pop()
-        return total
-    for cell in board._legal():
-        board.push(cell)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
+    One of Iago's names binds them all and removes this function and its tables: from then
+    on the package is a plain one. Until then (a board playing another game), MicroPython
+    asks here for the module in `from iago import games` before it looks for its file, so a
+    module's name imports it; `hasattr(iago, "games")` and MicroPython's `dir(iago)`, which
+    probe names this way, import modules too: ask sys.modules instead."""
+    g = globals()
+    if name in _RULES or name in _HEXGRID:
+        for leaf, names in (("rules", _RULES), ("hexgrid", _HEXGRID)):
+            module = __import__("iago." + leaf, None, None, (leaf,))
+            for key in names:
+                g[key] = getattr(module, key)
+        del g["__getattr__"], g["_RULES"], g["_HEXGRID"]
+        return g[name]
+    if name[:2] == "__":
+        raise AttributeError(name)
+    try:
+        return __import__("iago." + name, None, None, (name,))
+    except ImportError:
+        raise AttributeError("module 'iago' has no attribute %r" % (name,))
