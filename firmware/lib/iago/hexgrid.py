@@ -48,8 +48,8 @@ IS_OUTER = bytes(1 if ROW_OF[c] in (0, 8) or NUMBER_OF[c] == first_number(ROW_OF
                  NUMBER_OF[c] == last_number(ROW_OF[c]) else 0 for c in range(CELLS))
 # 1 where a disk lets captives be released (outer area or centre), else 0.
 OUTER_OR_CENTRE = bytes(1 if IS_OUTER[c] or c == CENTRE else 0 for c in range(CELLS))
-OUTER_RING = tuple(c for c in range(CELLS) if IS_OUTER[c])
-INNER_AREA = tuple(c for c in range(CELLS) if not IS_OUTER[c])
+OUTER_RING = bytes(c for c in range(CELLS) if IS_OUTER[c])
+INNER_AREA = bytes(c for c in range(CELLS) if not IS_OUTER[c])
 
 
 def parse_cell(name):
