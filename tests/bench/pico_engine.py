@@ -5,6 +5,7 @@ import gc
 import time
 
 import iago
+from iago import rules  # noqa: F401  (Iago's rules: the package face loads them on first use)
 
 gc.collect()
 _free0 = gc.mem_free()
