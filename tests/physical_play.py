@@ -227,7 +227,7 @@ class Table:
         """Do one thing the board asks for; False if it asks for nothing."""
         state = self.state()
         ctl = self.ctl
-        if state is None and ctl is not None and hasattr(ctl, "stopped"):
+        if state is None and ctl is not None and ctl.shares_board:
             # The demo (a disk held on the centre of the empty board): a disk put down
             # anywhere stops it, as docs/board.md says.
             empty = [c for c in range(self.layout.cells) if c not in self.board.disks]

@@ -345,7 +345,7 @@ def test_a_disk_left_on_the_centre_starts_the_demo_once():
     try:
         parse = table.layout.parse_cell
         table.board.place(parse(table.layout.cell_name(table.layout.demo_cell)), "D", 2300)
-        assert hasattr(table.ctl, "stopped")                 # the demo runs
+        assert table.ctl.shares_board                         # the demo runs
         table.board.place(parse("B3"), "D", 200)             # any disk stops it
         table.wait(3000)
         state = table.state()
@@ -364,7 +364,7 @@ def test_a_disk_on_the_centre_at_a_new_game_is_held_from_the_new_game_on():
         table.board.place(parse("E5"), "L", 2500)            # left there, blinking red
         table.command({"cmd": "new_game"})
         table.wait(500)
-        assert not hasattr(table.ctl, "stopped")             # the game, not the demo
+        assert not table.ctl.shares_board                     # the game, not the demo
         assert table.state()["phase"] == "play"
     finally:
         table.close()

@@ -148,7 +148,7 @@ def test_stats_starts_timing_closings_to_frames():
         second = board.command({"cmd": "stats"})
         assert second["closings_timed"] == 1
         assert 0 <= second["closing_to_frame_us"] <= second["closing_to_frame_max_us"]
-        assert board.app.link.timing[0] == -1   # nothing left waiting for a frame
+        assert board.app.link.timing.closed_at_us == -1   # nothing left waiting for a frame
 
 
 def test_timed_keeps_last_and_longest_and_skips_unchanged_frames():
@@ -158,10 +158,10 @@ def test_timed_keeps_last_and_longest_and_skips_unchanged_frames():
     link._stats({}, 0)
     timing = link.timing
     for us in (900, 400, -1):
-        timing[0] = 7
+        timing.closed_at_us = 7
         link.timed(us)
-        assert timing[0] == -1
-    assert list(timing) == [-1, 400, 900, 2, -1]
+        assert timing.closed_at_us == -1
+    assert (timing.last_us, timing.max_us, timing.count, timing.step_max_ms) == (400, 900, 2, -1)
 
 
 def test_stats_reports_the_loops_longest_step_since_the_last_stats():

@@ -155,13 +155,13 @@ class App:
             if cell != NONE:
                 closed = event >> 7
                 timing = self.link.timing   # None unless the host link's stats command asked
-                if closed and timing is not None and timing[0] < 0 and not first_lit:
-                    timing[0] = clock.ticks_us()
+                if closed and timing is not None and timing.closed_at_us < 0 and not first_lit:
+                    timing.closed_at_us = clock.ticks_us()
                 ghost = closed and not self.diodes and self._ghostly(event & CROSSING)
                 if closed and not ghost and ctl is self.game and not first_lit:
                     self._light_first(ctl, cell)
                 ctl.switch(cell, closed, now, ghost)
-                if ctl is not self.game and getattr(ctl, "shares_board", False):
+                if ctl is not self.game and ctl.shares_board:
                     self.game.switch(cell, closed, now, ghost)   # the demo's stopping disk
         if self.buttons is not None:
             self._read_buttons(now)
@@ -169,7 +169,7 @@ class App:
         if ctl is self.game:
             if ctl.demo_requested:
                 ctl = self.start_demo(now)
-        elif getattr(ctl, "stopped", False):
+        elif ctl.stopped:
             self._end_demo()
             ctl = self.game
         if ctl.dirty or elapsed(now, self.last_frame) >= _ANIMATION_MS:
@@ -212,10 +212,10 @@ class App:
         spent = clock.ticks_diff(clock.ticks_ms(), now)
         timing = self.link.timing
         if timing is not None:
-            if timing[4] < 0:
-                timing[4] = 0            # the step that answered `stats` (see Link._stats)
-            elif spent > timing[4]:
-                timing[4] = spent
+            if timing.step_max_ms < 0:
+                timing.step_max_ms = 0   # the step that answered `stats` (see Link._stats)
+            elif spent > timing.step_max_ms:
+                timing.step_max_ms = spent
         if spent < _SCAN_PERIOD_MS:
             clock.sleep_ms(_SCAN_PERIOD_MS - spent)
 
@@ -241,12 +241,12 @@ class App:
                 if new & 1:
                     cell = cell_of[(r << 3) + c]
                     timing = self.link.timing   # the stats time from this first contact
-                    if timing is not None and timing[0] < 0:
-                        timing[0] = self.clock.ticks_us()
+                    if timing is not None and timing.closed_at_us < 0:
+                        timing.closed_at_us = self.clock.ticks_us()
                     if cell == NONE or ctl is not self.game or not self._light_first(ctl, cell):
                         lit[r] &= ~(1 << c)    # not lit: lit when debounced, if ever
                         if timing is not None:
-                            timing[0] = -1
+                            timing.closed_at_us = -1
                 new >>= 1
                 c += 1
 
@@ -279,9 +279,9 @@ class App:
         if colour >= 0:
             self.pixels.show(self.leds.light(cell, PALETTES[ctl.settings.palette], colour))
             timing = self.link.timing
-            if timing is not None and timing[0] >= 0:   # the stats time the disk's first light
+            if timing is not None and timing.closed_at_us >= 0:   # timed to its first light
                 clock = self.clock
-                self.link.timed(clock.ticks_diff(clock.ticks_us(), timing[0]))
+                self.link.timed(clock.ticks_diff(clock.ticks_us(), timing.closed_at_us))
             return True
         return False
 
@@ -344,9 +344,10 @@ class App:
             self.pixels.show(self.leds.wire)
             self.frames += 1
         timing = self.link.timing
-        if timing is not None and timing[0] >= 0:   # a closing timed for the stats command
+        if timing is not None and timing.closed_at_us >= 0:   # a closing timed for `stats`
             clock = self.clock
-            self.link.timed(clock.ticks_diff(clock.ticks_us(), timing[0]) if sent else -1)
+            self.link.timed(clock.ticks_diff(clock.ticks_us(), timing.closed_at_us)
+                            if sent else -1)
 
 
 def log_exception(saves, exc):

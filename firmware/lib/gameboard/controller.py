@@ -49,6 +49,11 @@ def elapsed(now, then):
 
 
 class Controller:
+    """The game's mode (gameboard/modes.py): it referees."""
+
+    shares_board = False
+    stopped = False
+
     def __init__(self, settings=None, now=0, layout=None, coin=None):
         self.layout = layout or hex_layout()
         n = self.n = self.layout.cells

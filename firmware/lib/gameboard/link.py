@@ -7,7 +7,6 @@ error reply and never disturbs the game. Bytes are fed in as they arrive, so rea
 never blocks the scan loop; a line longer than MAX_LINE is dropped with an error.
 """
 
-import array
 import json
 
 from gameboard import forget
@@ -124,11 +123,11 @@ class Link:
         # long; the computer's search runs in slices between steps).
         import gc
         if self.timing is None:
-            self.timing = array.array("i", (-1, 0, 0, 0, -1))
+            self.timing = Timing()
         timing = self.timing
-        out = {"closing_to_frame_us": timing[1], "closing_to_frame_max_us": timing[2],
-               "closings_timed": timing[3], "step_max_ms": max(timing[4], 0)}
-        timing[4] = -1           # the step answering this (and collecting) does not count
+        out = {"closing_to_frame_us": timing.last_us, "closing_to_frame_max_us": timing.max_us,
+               "closings_timed": timing.count, "step_max_ms": max(timing.step_max_ms, 0)}
+        timing.step_max_ms = -1  # the step answering this (and collecting) does not count
         gc.collect()
         if hasattr(gc, "mem_alloc"):  # MicroPython
             out["mem_alloc"] = gc.mem_alloc()
@@ -141,13 +140,25 @@ class Link:
         timing = self.timing
         if timing is None:
             return
-        timing[0] = -1
+        timing.closed_at_us = -1
         if us < 0:
             return
-        timing[1] = us
-        if us > timing[2]:
-            timing[2] = us
-        timing[3] += 1
+        timing.last_us = us
+        if us > timing.max_us:
+            timing.max_us = us
+        timing.count += 1
+
+
+class Timing:
+    """What the `stats` command reports, kept by the main loop from the first `stats` on.
+    Its fields are small ints, so updating them allocates nothing."""
+
+    def __init__(self):
+        self.closed_at_us = -1   # ticks_us of the switch closing being timed; -1: none
+        self.last_us = 0         # the last closing -> its frame
+        self.max_us = 0          # the longest of them
+        self.count = 0           # closings timed
+        self.step_max_ms = -1    # the longest loop step; -1: the step answering `stats`
 
 
 # The commands a host sends often; the others are in gameboard/commands.py, imported when

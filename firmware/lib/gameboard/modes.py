@@ -1,10 +1,21 @@
-"""What the demo and the self-test share when they take the game's place in the loop."""
+"""Who has the board: the game's Controller, the Demo or the SelfTest, one at a time.
+
+Each of them is a mode, which the main loop (gameboard/app.py) drives alike:
+- switch(cell, closed, now, ambiguous), tick(now), compose(now) into `frame`, `dirty`;
+- `outbox` of host-link events, state(), `settings`;
+- take_back, claim, suggest, new_game, change_settings, flips_pending for the host link;
+- `shares_board`: the game's controller sees the switches too (the demo's stopping disk);
+- `stopped`: done, the loop gives the board back to the game.
+The demo and the self-test have no game to act on: NotPlaying refuses the game's commands.
+"""
 
 
 class NotPlaying:
     """A mode with no game to act on: game commands are refused with `busy`, the reason."""
 
     busy = "the board is busy"
+    shares_board = False
+    stopped = False
 
     def take_back(self, now):
         return False
