@@ -29,7 +29,7 @@ keys are unique (MicroPython's sort is not stable).
 
 from iago.searchcore import (GREEDY, PLAYERS, RANDOM, WIN,  # noqa: F401  (re-exported)
                              Lcg, Result, Scaffold, mix_seed)
-from iago.rules import DARK, EMPTY
+from iago.core import DARK, EMPTY
 
 try:
     from micropython import const
