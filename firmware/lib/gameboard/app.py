@@ -36,6 +36,15 @@ _BUTTON_DEBOUNCE_MS = const(30)
 # (several ms on a Pico) seldom falls in a placement's path.
 _IDLE_COLLECT_MS = const(600)
 _RETRY_MS = const(5000)     # a failed save is tried again this long after
+# littlefs compacts the saves' directory about every 16th save: a sector erase that stops the
+# Pico for 45 ms and a save's step for about 80. Once the players have been still this long,
+# the last save is written again until that compaction happens, so that it falls while they
+# think, not on a placement: from the _PAD_FROM-th save after the last one, at most until
+# the _PAD_UNTIL-th (a file system that never takes that long stops being padded).
+_PAD_IDLE_MS = const(1000)
+_PAD_FROM = const(6)
+_PAD_UNTIL = const(24)
+_COMPACTED_MS = const(30)   # a save that took this long erased a sector
 
 
 class App:
@@ -86,6 +95,7 @@ class App:
         self.flash_error = None     # why the last save failed, until one succeeds
         self.flash_error_at = 0
         self.collected = False      # the heap was collected since
+        self.commits = 0            # saves since the last one that erased a sector
 
     def start_selftest(self, now):
         """Swap the controller for the self-test (select held at power-on, or the host link)."""
@@ -192,9 +202,17 @@ class App:
                 else:
                     self.saves.save(ctl.settings, ctl.game, ctl.flips_pending())
                 self._flash_ok()
+                self._count_commit(now)
             except (OSError, MemoryError) as exc:
                 ctl.save_due = True          # tried again later; play goes on meanwhile
                 self._flash_failed(now, "the game cannot be saved", exc)
+        elif (_PAD_FROM <= self.commits < _PAD_UNTIL and self.flash_error is None and
+              elapsed(now, self.active_at) >= _PAD_IDLE_MS and self.game.tentative == NONE):
+            try:
+                self.saves.save_again()
+                self._count_commit(now)
+            except (OSError, MemoryError):
+                self.commits = _PAD_UNTIL    # the next real save reports it
         if ctl.finished is not None:
             from gameboard import archive
             try:
@@ -284,6 +302,12 @@ class App:
                 self.link.timed(clock.ticks_diff(clock.ticks_us(), timing.closed_at_us))
             return True
         return False
+
+    def _count_commit(self, now):
+        if self.clock.ticks_diff(self.clock.ticks_ms(), now) >= _COMPACTED_MS:
+            self.commits = 0
+        else:
+            self.commits += 1
 
     def _flash_failed(self, now, what, exc):
         """A full or read-only flash, or a file where a folder belongs: reported once on the

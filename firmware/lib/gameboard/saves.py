@@ -45,6 +45,7 @@ class Saves:
         self.game_path = self.root + "game.sav"
         self.legacy_path = self.root + "game.json"
         self._legacy = _exists(self.legacy_path)   # removed by the first save
+        self._last = None           # the line last saved
         self.games_dir = self.root + "games"
         if not _exists(self.games_dir):
             os.mkdir(self.games_dir)
@@ -63,16 +64,25 @@ class Saves:
 
     def save(self, settings, game, flips_pending, but_last=False):
         """Save the game (`but_last`: without its last placement, which has not settled)."""
-        line = self.line(settings, game, flips_pending, but_last)
-        # In place, in one write (see the module's note): no temporary file, no rename.
-        with open(self.game_path, "w") as f:
-            f.write(line)
+        self._write(self.line(settings, game, flips_pending, but_last))
         if self._legacy:
             self._legacy = False
             try:
                 os.remove(self.legacy_path)
             except OSError:
                 pass
+
+    def save_again(self):
+        """Write the last save again, the same line (gameboard/app.py: to let littlefs compact
+        its directory while nobody plays); nothing if nothing was saved yet."""
+        if self._last is not None:
+            self._write(self._last)
+
+    def _write(self, line):
+        # In place, in one write (see the module's note): no temporary file, no rename.
+        with open(self.game_path, "w") as f:
+            f.write(line)
+        self._last = line
 
     def load(self, layout=None):
         """(settings, game, flips pending) of the saved game, or None if there is none.
