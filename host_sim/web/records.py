@@ -28,28 +28,12 @@ def position_board(state):
 
 
 def board_of(state):
-    """The game of a board state replayed on its game's board (moves, claims, rules). An
-    Othello board tosses a coin for who starts, which the state does not say: the start is the
-    one the moves replay from to the state's position."""
+    """The game of a board state replayed on its game's board (moves, claims, rules) from the
+    state's `start` (the game's usual start for a board that does not send it)."""
     module = _module(state)
-    rules = module.Rules.parse(state["rules"])
-    starts = [None]
-    if module.GAME == "othello":
-        starts = [module.starting_text(iago.DARK), module.starting_text(iago.LIGHT)]
-    found = error = None
-    for start in starts:
-        board = module.Board(start, rules)
-        try:
-            _replay(board, state)
-        except iago.IagoError as exc:
-            error = exc
-            continue
-        if len(starts) == 1 or board.text() == state["position"]:
-            return board
-        found = found or board
-    if found is None:
-        raise error
-    return found
+    board = module.Board(state.get("start"), module.Rules.parse(state["rules"]))
+    _replay(board, state)
+    return board
 
 
 def _replay(board, state):
@@ -69,7 +53,8 @@ def movers(state):
     """The side ("dark" / "light") that made each placement of `state`'s game: in Othello a pass
     and the coin toss break the alternation, in Io a side places twice a turn. Cached, as the
     simulated board publishes its state many times a second."""
-    key = (state.get("game"), state["rules"], state["position"], tuple(state["moves"]))
+    key = (state.get("game"), state.get("start"), state["rules"], state["position"],
+           tuple(state["moves"]))
     found = _MOVERS.get(key)
     if found is None:
         board = board_of(state)

@@ -354,6 +354,7 @@ class Controller:
         outcome = game.outcome()
         return {
             "game": self.layout.game,
+            "start": game.start_text,
             "position": game.text(),
             "rules": game.rules.name(),
             "settings": self.settings.as_dict(),
