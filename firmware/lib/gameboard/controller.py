@@ -22,7 +22,7 @@ from gameboard import palette
 from gameboard.layout import hex_layout
 from gameboard.painter import (FACE_COLOUR, NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
                                STARTUP_MS, BoardView, compose)
-from gameboard.settings import Settings
+from gameboard.settings import RULE_CHOICES, Settings
 
 try:
     from micropython import const
@@ -291,7 +291,7 @@ class Controller:
 
     def change_settings(self, settings, now):
         """New settings; a change of rules needs an empty game, so it starts a new one."""
-        rules_change = (self.layout.game == "iago" and
+        rules_change = (self.layout.rules_name is None and
                         settings.rules_object() != self.game.rules)
         if rules_change and self.game.ply():
             raise ValueError("rules can change only before the first placement (start a new game)")
@@ -307,7 +307,7 @@ class Controller:
     def restore(self, game, flips_pending, now):
         """Resume a saved game after power-on: `flips_pending` lists cells still to turn."""
         self.game = game
-        if self.layout.game == "iago":
+        if self.layout.rules_name is None:
             self.settings.rules = _base_rules(game.rules)
             self.settings.penalty = game.rules.penalty
         self._game_changed()
@@ -400,8 +400,8 @@ class Controller:
     # --- internals -----------------------------------------------------------------------
 
     def _new_board(self):
-        if self.layout.game == "othello":
-            module = self.layout.module
+        module = self.layout.module
+        if module.Board.COIN_TOSS:
             return module.new_board(first=iago.LIGHT if self.coin() else iago.DARK)
         return self.layout.new_board(self.settings)
 
@@ -526,19 +526,17 @@ class Controller:
 
     def _move_event(self, kind):
         """The last placement as an event: its disk and the disks it turned. After the
-        placement a captured disk is a captive and a released one is face up; in the other
-        games every turned disk is captured."""
+        placement a captured disk is a captive and a released one is face up; where a turned
+        disk shows the other colour (Board.FLIP), every turned disk is captured."""
         game = self.game
         cells = game._cells
         cell = game.peek()
         flipped = game.last_flips()
-        iago_rules = self.layout.game == "iago"
+        flip = game.FLIP     # the captive bit, or both colour bits (never clear after a turn)
         name = self.name
         return {"event": kind, "cell": name(cell), "side": iago.side_name(cells[cell] & 3),
-                "captured": [name(c) for c in flipped
-                             if not iago_rules or cells[c] & iago.CAPTIVE],
-                "released": [name(c) for c in flipped
-                             if iago_rules and not cells[c] & iago.CAPTIVE]}
+                "captured": [name(c) for c in flipped if cells[c] & flip],
+                "released": [name(c) for c in flipped if not cells[c] & flip]}
 
     def _report_move(self):
         """The tentative placement settled: now it is a move, for the host too."""
@@ -548,7 +546,7 @@ class Controller:
         if self.tentative_miss:
             self._emit({"event": "miss", "cell": event["cell"]})
         mover = game._cells[game.peek()] & 3
-        if game.turn == mover and not game.is_game_over() and self.layout.game == "othello":
+        if game.PASSES and game.turn == mover and not game.is_game_over():
             self._emit({"event": "pass", "side": iago.side_name(mover ^ 3)})
 
     def _undo(self, now, why):
@@ -613,8 +611,8 @@ class Controller:
         self._emit(event)
 
     def _first(self, event):
-        """Othello before its first placement: who the coin toss chose to place first."""
-        if self.layout.game == "othello" and not self.game.ply():
+        """Before the first placement of a game with a coin toss: who it chose to place first."""
+        if self.game.COIN_TOSS and not self.game.ply():
             event["first"] = iago.side_name(self.game.turn)
 
 
@@ -625,5 +623,7 @@ def _coin():
 
 
 def _base_rules(rules):
-    name = rules.name().replace("+penalty", "")
-    return name if name in ("standard", "loose", "simple", "loose+simple") else "standard"
+    """The rules setting of Iago's `rules`: their name without the penalty option, which is a
+    setting of its own."""
+    name = iago.Rules(rules.forced_capture, rules.release, rules.scoring).name()
+    return name if name in RULE_CHOICES else "standard"

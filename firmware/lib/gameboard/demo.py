@@ -13,6 +13,7 @@ from gameboard.layout import hex_layout
 from gameboard.controller import elapsed
 from gameboard.painter import paint
 from gameboard.modes import NotPlaying
+from gameboard.settings import Settings
 
 try:
     from micropython import const
@@ -57,11 +58,8 @@ class Demo(NotPlaying):
         self.outbox.append({"event": "demo", "running": True})
 
     def _new_game(self, now):
-        if self.layout.game == "iago":
-            rules = self.settings.rules_object()
-            self.game = iago.Board(rules=iago.Rules.parse(rules.name().replace("+penalty", "")))
-        else:
-            self.game = self.layout.new_board(self.settings)
+        # The demo plays the settings' rules without the penalty option.
+        self.game = self.layout.new_board(Settings(self.settings.rules))
         self.search = None
         self.stage = _THINK
         self.since = now

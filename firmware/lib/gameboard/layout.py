@@ -21,7 +21,7 @@ class Layout:
     setting of settings.NAMES, 255 for none; before the first placement only), demo_cell (a
     disk held there on the empty board starts the demo), reserved (the demo cell is no
     placement before the first one either), corners (they show whose turn it is while empty)
-    and flip (what a turned disk's state XORs with: Iago's captive bit, or the other colour);
+    and flip (what a turned disk's state XORs with: the game's Board.FLIP);
     board_nodes (the computer's search positions for levels 1-5) and think_nodes (positions
     searched between two scans): the engines' speeds differ by game, and on a Pico a level-5
     move must take at most 2 s and a slice about 30 ms."""
@@ -45,9 +45,9 @@ class Layout:
             self.corners = tuple(parse(n) for n in ("A1", "A5", "E1", "E9", "I5", "I9"))
             self.demo_cell = hexgrid.CENTRE
             self.reserved = False    # E5 is never a legal first placement anyway
-            self.flip = 4
             self.board_nodes = BOARD_NODES
             self.think_nodes = THINK_NODES
+        self.flip = self.module.Board.FLIP
         self.cell_name = self.grid.cell_name
         self.parse_cell = self.grid.parse_cell
 

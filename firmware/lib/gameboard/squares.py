@@ -13,7 +13,7 @@ four corners show whose turn it is, as the hex board's corners do.
 
 from iago import squaregrid
 
-GAMES = {7: ("io", "7x7"), 8: ("othello", "standard"), 9: ("io", "9x9")}
+GAMES = {7: ("iogame", "7x7"), 8: ("othello", "standard"), 9: ("iogame", "9x9")}  # rules module
 # The computer on a Pico (the generic engine, iago/search.py): positions for levels 1-5, with
 # level 5 within 2 s, and positions a slice between two scans (about 30 ms), from
 # tests/bench/pico_computer.py (docs/engine.md, "On the board").
@@ -28,15 +28,10 @@ def square(layout, size):
     if size not in GAMES:
         raise ValueError("no game for a square board of size %r (square boards: %s)" % (
             size, ", ".join("%dx%d" % (n, n) for n in sorted(GAMES))))
-    game, rules_name = GAMES[size]
-    layout.game = game
+    leaf, rules_name = GAMES[size]
+    module = layout.module = getattr(__import__("iago." + leaf), leaf)
+    layout.game = module.GAME
     layout.rules_name = rules_name
-    if game == "othello":
-        from iago import othello
-        layout.module = othello
-    else:
-        from iago import iogame
-        layout.module = iogame
     layout.grid = squaregrid.grid(size)
     layout.cells = size * size
     layout.size = size
@@ -45,5 +40,4 @@ def square(layout, size):
     layout.corners = (0, size - 1, size * (size - 1), size * size - 1)
     layout.demo_cell = size - 2
     layout.reserved = True    # in Io every empty square takes the first stone
-    layout.flip = 3
     layout.board_nodes, layout.think_nodes = NODES[size]

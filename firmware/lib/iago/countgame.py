@@ -46,6 +46,8 @@ class CountBoard:
     SIDE_NAMES = {DARK: "dark", LIGHT: "light"}
     STATE_BYTES = 1        # bytes of game state in an undo record (the turn, at least)
     PASSES = False         # a side with no placement passes (then perft counts the pass)
+    FLIP = 3               # a turned disk's state XORs with this: it shows the other colour
+    COIN_TOSS = False      # a coin toss decides who places first: new_board(first=...)
     EXTRA_CHARS = {}       # more cell characters of the position text (number-line holes)
 
     def __init__(self, text=None, rules=None):

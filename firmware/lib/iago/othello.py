@@ -51,6 +51,7 @@ class Board(countgame.CountBoard):
     GAME = GAME
     SIDE_NAMES = SIDE_NAMES
     PASSES = True
+    COIN_TOSS = True
 
     @classmethod
     def default_rules(cls):

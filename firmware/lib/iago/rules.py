@@ -139,6 +139,8 @@ class Board:
     GAME = GAME
     grid = hexgrid
     PASSES = False     # a side always has a placement (docs/rules.md, "No pass")
+    FLIP = CAPTIVE     # a turned disk's state XORs with this: it shows its red side
+    COIN_TOSS = False  # dark places first
 
     def __init__(self, text=None, rules=None):
         self.rules = rules if rules is not None else STANDARD
