@@ -23,11 +23,10 @@ shows the mover's colour.
 
 import iago
 from gameboard import palette
+from host_sim.render import FACES as FACE
+from host_sim.render import turned_faces
 from host_sim.simboard import SimBoard
 
-FACE = {iago.DARK: "D", iago.LIGHT: "L", iago.DARK_CAPTIVE: "d", iago.LIGHT_CAPTIVE: "l"}
-TURNED_IAGO = {"D": "d", "d": "D", "L": "l", "l": "L"}
-TURNED = {"D": "L", "L": "D"}
 FACE_COLOUR = {"D": palette.DARK, "L": palette.LIGHT, "d": palette.DARK_CAPTIVE,
                "l": palette.LIGHT_CAPTIVE}
 SELECT_GPIO = 20     # hardware/board.json's `select` button: takes the last placement back
@@ -55,7 +54,7 @@ class Table:
         self.board = SimBoard(map_path, seed=seed)
         self.board.advance(1300)              # the light check
         self.layout = self.board.layout
-        self.turned = TURNED_IAGO if self.layout.game == "iago" else TURNED
+        self.turned = turned_faces(self.layout.flip)
         self.step = 0
         self.placed_by_hand = {}    # cell -> step of the last disk put down there to play
         self.unplayed = {}          # cell -> step its move last left the move list
@@ -63,6 +62,7 @@ class Table:
         self.new_game_allowed = False
         self.before_cut = None
         self.torn = False           # the cut tore a save: its move may be lost, not others
+        self.settling = None        # a placement by hand that may settle just before the cut
         self.was_over = False       # a cleared finished game starts a new one
         self.log = []
 
@@ -197,18 +197,28 @@ class Table:
         self.step += 1
         self.note("cut_in_save", nth)
         self.check()
-        self.before_cut = list(self.settled)
         board = self.board
         board.cut_in_save(nth)
+        # Play goes on until the save comes, checked as ever: a placement may settle meanwhile
+        # and be saved before the cut, so the moves that must survive are those of the last
+        # check, and the one then still settling if a hand put it down.
         for _ in range(60):
+            settled = list(self.settled)
+            state = self.state()
+            tentative = state and state.get("tentative")
             board.advance(50)
             if not board.powered:
                 break
+            self.check()
         board.cut_in_save(0)
         if board.powered:            # no such save came: nothing was cut
-            self.before_cut = None
             self.check()
             return
+        self.before_cut = settled
+        if tentative:
+            cell = self.layout.parse_cell(tentative)
+            if self.placed_by_hand.get(cell, -1) > self.unplayed.get(cell, -1):
+                self.settling = cell
         self.torn = True
         board.advance(off_ms)
         board.power_on()
@@ -333,11 +343,14 @@ class Table:
         if self.before_cut is not None:
             if self.torn and self.before_cut and moves == self.before_cut[:-1]:
                 self.unplayed[self.before_cut[-1]] = self.step   # its save was torn
+            elif self.settling is not None and moves == self.before_cut + [self.settling]:
+                pass                            # it settled and was saved just before the cut
             elif moves != self.before_cut:
                 raise AgreementError("a power cut changed the settled moves from %s to %s" % (
                     names, state["moves"]))
             self.before_cut = None
             self.torn = False
+            self.settling = None
         if moves == old:
             return
         if not moves and (self.new_game_allowed or self.was_over):

@@ -400,3 +400,30 @@ def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on():
         assert table.state()["moves"] == ["E4", "E6"]
     finally:
         table.close()
+
+
+def test_a_placement_that_settles_while_a_cut_waits_for_its_save_is_kept():
+    """Found by `make soak`: the fuzzer compared the moves after a cut with those before it
+    was armed, but play goes on until the save it tears: a placement settling meanwhile is
+    saved by an earlier save and rightly kept. The model now takes the moves of its last
+    check before the cut, and the placement then settling."""
+    import iago
+    table = Table()
+    try:
+        parse = table.layout.parse_cell
+        table.place(parse("E4"))
+        game = table.ctl.game
+        # Light's placement that turns nothing, then a legal one for dark after it.
+        for x in sorted(game.legal_moves):
+            after = game.copy()
+            after.push(x)
+            if not after.last_flips() and after.legal_moves:
+                y = sorted(after.legal_moves)[0]
+                break
+        table.place(x, rest_ms=50)                  # still settling
+        table.place(y, rest_ms=50)                  # early: waits, then plays
+        table.cut_in_save(2)                        # x's save, then y's, which is torn
+        assert table.state()["moves"][:2] == ["E4", table.layout.cell_name(x)]
+        assert iago.parse_cell("E4") in table.settled
+    finally:
+        table.close()
