@@ -101,7 +101,7 @@ def _load(source, args):
         except iago.InvalidRecordError as exc:
             raise iago.InvalidRecordError("%s: %s" % (source, exc))
         kept = game.module()
-        if args.game_given and kept.GAME != args.module.GAME:
+        if args.game_given and kept is not args.module:
             raise iago.InvalidRecordError("%s is a game of %s, not %s (its Game header); "
                                           "leave out --game to show it" % (
                                               source, kept.TITLE, args.module.TITLE))

@@ -34,10 +34,7 @@ def player_name(player):
 
 def engine_for(board):
     """The engine module of `board`'s game: Iago's own, or the generic one (iago.search)."""
-    if board.GAME == "iago":
-        return engine
-    from iago import search
-    return search
+    return games.engine(board)
 
 
 def play_game(dark, light, rules, seed, opening=OPENING_PLIES, nodes=None, game="iago"):
@@ -216,7 +213,7 @@ def describe_score(board, result, level=None):
         return "%s %s by force, %s" % (side, "wins" if won else "loses", how)
     if level == engine.GREEDY:
         return "%+d points for %s right after the move" % (score, side)
-    if board.GAME != "iago":
+    if engine_for(board) is not engine:     # the generic engine's score is no logit
         return "%+d for %s (positive is better)" % (score, side)
     chances = 1 / (1 + math.exp(-score / engine.LOGIT))
     return "%+d for %s: winning chances about %d%%" % (score, side, round(100 * chances))
@@ -256,9 +253,9 @@ def _show(board, out, colour):
 
 
 def _coin_toss(module, rules, human, stdin, out, coin):
-    """Othello's start, as in the DOS program: the human calls heads or tails; the winner of
-    the toss places first. Returns the board, or None if input ended."""
-    from iago import othello
+    """The start of a game with a coin toss (Othello, as in the DOS program): the human calls
+    heads or tails; the winner of the toss places first. Returns the board, or None if input
+    ended."""
     while True:
         out.write("Call the coin: heads or tails? ")
         out.flush()
@@ -266,16 +263,16 @@ def _coin_toss(module, rules, human, stdin, out, coin):
         if not line:
             return None
         call = line.strip().lower()
-        if call in othello.COIN:
+        if call in module.COIN:
             break
         out.write("%r is neither heads nor tails.\n" % line.strip())
     if coin is None:
-        coin = othello.COIN[os.urandom(1)[0] & 1]
-    won = othello.coin_toss(call, coin)
+        coin = module.COIN[os.urandom(1)[0] & 1]
+    won = module.coin_toss(call, coin)
     first = human if won else human ^ 3
     out.write("The coin shows %s: %s first.\n" % (coin, "you place" if won else
                                                    "the computer places"))
-    return othello.new_board(rules, first=first)
+    return module.new_board(rules, first=first)
 
 
 def versus(level, human, rules, stdin, stdout, seed=0, colour=False, game="iago", coin=None):
@@ -284,7 +281,7 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False, game="iago"
     Othello starts with a coin toss (`coin`: how it falls; default a random fall)."""
     module = games.module(game)
     out = stdout
-    if game == "othello":
+    if module.Board.COIN_TOSS:
         board = _coin_toss(module, rules, human, stdin, out, coin)
         if board is None:
             out.write("\nEnd of input: game stopped.\n")

@@ -4,7 +4,8 @@ for Othello and Io, a row of marks for the number line."""
 import iago
 from iago import hexgrid
 
-_GLYPH = {iago.DARK: "D", iago.LIGHT: "L", iago.DARK_CAPTIVE: "d", iago.LIGHT_CAPTIVE: "l"}
+# A disk's face by its cell state, the letters of the position text (d, l: Iago's red side up).
+FACES = {iago.DARK: "D", iago.LIGHT: "L", iago.DARK_CAPTIVE: "d", iago.LIGHT_CAPTIVE: "l"}
 _COLOUR = {
     iago.DARK: "\x1b[1;97;40m",          # bold white on black: the dark disk
     iago.LIGHT: "\x1b[1;30;47m",         # black on white: the light disk
@@ -15,6 +16,16 @@ _RESET = "\x1b[0m"
 _DIM = "\x1b[2m"
 
 
+def turned_faces(flip):
+    """{face: the face after the disk is turned over} in a game whose Board.FLIP is `flip`:
+    the faces its disks can show."""
+    out = {}
+    for state in (iago.DARK, iago.LIGHT):
+        out[FACES[state]] = FACES[state ^ flip]
+        out[FACES[state ^ flip]] = FACES[state]
+    return out
+
+
 def _empty_glyph(cell):
     if cell == iago.CENTRE:
         return "*"
@@ -22,7 +33,7 @@ def _empty_glyph(cell):
 
 
 def _glyph(state, colour, empty="."):
-    glyph = _GLYPH.get(state) or ("#" if state == 8 else empty)
+    glyph = FACES.get(state) or ("#" if state == 8 else empty)
     if colour and state in _COLOUR:
         return _COLOUR[state] + glyph + _RESET
     return _DIM + glyph + _RESET if colour else glyph
@@ -34,11 +45,7 @@ def _cell_text(glyph, marked):
 
 def draw(board, colour=False, highlight=()):
     """The board as lines of text (see draw_hexes, draw_square, draw_line)."""
-    if board.GAME == "iago":
-        return draw_hexes(board, colour, highlight)
-    if board.GAME == "numberline":
-        return draw_line(board, colour, highlight)
-    return draw_square(board, colour, highlight)
+    return _DRAW[board.grid.KIND](board, colour, highlight)
 
 
 def draw_square(board, colour=False, highlight=()):
@@ -74,7 +81,7 @@ def draw_hexes(board, colour=False, highlight=()):
         parts = []
         for c in cells:
             state = board.cell(c)
-            glyph = _GLYPH.get(state) or _empty_glyph(c)
+            glyph = FACES.get(state) or _empty_glyph(c)
             if colour and state in _COLOUR:
                 glyph = _COLOUR[state] + glyph + _RESET
             elif colour:
@@ -94,7 +101,7 @@ def draw_hexes(board, colour=False, highlight=()):
 def describe_scores(board):
     """'dark 12 x 6 = 72' style lines for both sides under the board's scoring."""
     out = []
-    if board.GAME != "iago":
+    if not hasattr(board, "area_counts"):     # the games that count disks
         for side in (iago.DARK, iago.LIGHT):
             out.append("%-5s %d (%s)" % (iago.side_name(side), board.score(side),
                                          board.SIDE_NAMES[side]))
@@ -140,3 +147,6 @@ def describe_outcome(board):
         why = "%d to %d" % (max(outcome.dark_score, outcome.light_score),
                             min(outcome.dark_score, outcome.light_score))
     return "game over: %s wins, %s" % (winner, why)
+
+
+_DRAW = {"hex": draw_hexes, "square": draw_square, "line": draw_line}

@@ -24,13 +24,12 @@ import iago
 from host_sim.fakes.install import install
 from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, Circuit, MachineReset
 from host_sim.fakes.mptime import Clock
+from host_sim.render import turned_faces
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MAP = ROOT / "hardware" / "board.json"
 HAND_MS = 350          # a hand lifting a disk, turning it and putting it back
 REST_MS = 400          # a placed disk left alone long enough to count
-_FLIP = {"D": "d", "d": "D", "L": "l", "l": "L"}   # Iago: a turned disk shows its red side
-_TURN = {"D": "L", "L": "D"}                        # the other games: the other colour
 
 
 class _PowerCut(Exception):
@@ -190,7 +189,7 @@ class SimBoard:
         self._switch_changed(cell, True)
         if self.crosstalk and self.rng.random() < self.crosstalk:
             grid = self.layout.grid
-            directions = 6 if self.layout.game == "iago" else 8
+            directions = len(grid.NEIGHBOURS) // grid.CELLS
             neighbours = [n for n in (grid.neighbour(cell, d) for d in range(directions))
                           if n is not None and n not in self.disks]
             if neighbours:
@@ -215,7 +214,7 @@ class SimBoard:
     def flip(self, cell):
         """Lift a disk, turn it over and put it back, at human speed."""
         face = self.lift(cell, HAND_MS)
-        self.put(cell, (_FLIP if self.layout.game == "iago" else _TURN)[face])
+        self.put(cell, turned_faces(self.layout.flip)[face])
 
     def slide(self, path, step_ms=40):
         """Slide a disk across the hexes of `path` (it rests on none but the last)."""

@@ -15,19 +15,16 @@ from gameboard.layout import Layout, hex_layout
 from gameboard.leds import LedOutput
 from gameboard.settings import Settings
 
+from host_sim.render import FACES, turned_faces
 from host_sim.web import records
 
-_FACE = {iago.DARK: "D", iago.LIGHT: "L", iago.DARK_CAPTIVE: "d", iago.LIGHT_CAPTIVE: "l"}
-FLIPPED = {"D": "d", "d": "D", "L": "l", "l": "L"}     # Iago: a turned disk shows red
-TURNED = {"D": "L", "L": "D"}                          # Othello, Io: the other colour
 
 
 def layout_of(state):
     """The Layout (gameboard.layout) of the board a state comes from."""
     board = records.position_board(state)
-    if board.GAME == "iago":
-        return hex_layout()
-    return Layout("square", board.grid.size)
+    kind = board.grid.KIND
+    return hex_layout() if kind == "hex" else Layout(kind, board.grid.size)
 
 
 def layout_dict(layout):
@@ -44,13 +41,13 @@ def inferred_disks(state, layout=None):
         return {}                               # the demo plays on the LEDs alone
     layout = layout or layout_of(state)
     board = records.position_board(state)
-    turned = FLIPPED if layout.game == "iago" else TURNED
+    turned = turned_faces(layout.flip)
     missing = set(state.get("missing") or ())
     turning = set(state.get("flips_pending") or ())
     disks = {}
     for cell in range(layout.cells):
         name = layout.cell_name(cell)
-        face = _FACE.get(board.cell(cell))
+        face = FACES.get(board.cell(cell))
         if face is not None and name not in missing:
             disks[name] = turned[face] if name in turning else face
     for name in state.get("extra") or ():

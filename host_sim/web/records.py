@@ -51,8 +51,9 @@ _MOVERS = {}
 
 def movers(state):
     """The side ("dark" / "light") that made each placement of `state`'s game: in Othello a pass
-    and the coin toss break the alternation, in Io a side places twice a turn. Cached, as the
-    simulated board publishes its state many times a second."""
+    and the coin toss break the alternation, in Io a side places twice a turn, in Iago the sides
+    alternate from dark. Cached, as the simulated board publishes its state many times a
+    second."""
     key = (state.get("game"), state.get("start"), state["rules"], state["position"],
            tuple(state["moves"]))
     found = _MOVERS.get(key)
@@ -82,9 +83,9 @@ def record_text(state, site="Iago board"):
 def areas(state):
     """Each side's face-up disks as [inner, outer], and how the rules score them (Iago; None
     for the games that count disks)."""
-    if _module(state).GAME != "iago":
+    board = position_board(state)
+    if not hasattr(board, "area_counts"):
         return None
-    board = iago.Board(state["position"], iago.Rules.parse(state["rules"]))
     return {
         "dark": list(board.area_counts(iago.DARK)),
         "light": list(board.area_counts(iago.LIGHT)),

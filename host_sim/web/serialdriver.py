@@ -314,7 +314,7 @@ class SerialDriver:
             "firmware": self.info.get("firmware"),
             "state": state,
             "areas": records.areas(state) if state else None,
-            "movers": records.movers(state) if state and layout.game != "iago" else None,
+            "movers": records.movers(state) if state else None,
             "layout": layout_dict(layout),
             "disks": inferred_disks(state, layout) if state else {},
             "hand": {},

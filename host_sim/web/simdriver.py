@@ -33,10 +33,9 @@ import iago
 from gameboard.controller import NONE, STARTUP
 
 from host_sim.fakes.machine import WDT_RESET
+from host_sim.render import FACES, turned_faces
 from host_sim.web import api, records
 from host_sim.web.api import ApiError, bad, conflict
-from host_sim.web.ledview import FLIPPED as _FLIPPED
-from host_sim.web.ledview import TURNED as _TURNED
 from host_sim.web.ledview import layout_dict
 from host_sim.web.ptylink import PtyLink
 from host_sim.web.replay import Replay
@@ -63,7 +62,6 @@ SPEED_RANGE = (0.25, 8.0)
 ACTION_NAMES = ("place", "lift", "flip", "put-away", "clear", "command", "autoflip", "speed",
                 "pause", "power", "fault/bounce", "fault/crosstalk", "fault/stick", "fault/lift",
                 "replay/load", "replay/step", "replay/stop")
-_FACE = {iago.DARK: "D", iago.LIGHT: "L", iago.DARK_CAPTIVE: "d", iago.LIGHT_CAPTIVE: "l"}
 
 
 class _Job:
@@ -95,7 +93,7 @@ class SimDriver:
         self.hub = hub
         self.map_path = map_path     # the board map (None: the hex board of hardware/board.json)
         self.layout = None           # the board's shape and game (gameboard.layout), once built
-        self.flipped = _FLIPPED
+        self.flipped = turned_faces(iago.CAPTIVE)   # {face: the face turned over}, per layout
         self.games_dir = games_dir
         self.flash_dir = flash_dir
         self.speed = speed
@@ -182,7 +180,7 @@ class SimDriver:
 
     def describe(self):
         text = "the simulated board (firmware on virtual time, speed %gx)" % self.speed
-        if self.layout is not None and self.layout.game != "iago":
+        if self.layout is not None and self.layout.kind != "hex":
             text = "the simulated %s board playing %s (firmware on virtual time, speed %gx)" % (
                 self.board.boardmap.name, self.layout.module.TITLE, self.speed)
         if self.pty is not None:
@@ -242,7 +240,7 @@ class SimDriver:
             self.board = SimBoard(map_path=self.map_path, root=self.flash_dir, strict=False,
                                   seed=self.seed if self.seed is not None else 0)
             self.layout = self.board.layout
-            self.flipped = _FLIPPED if self.layout.game == "iago" else _TURNED
+            self.flipped = turned_faces(self.layout.flip)
             if self._want_pty:
                 self.pty = PtyLink(self.hub)
         except Exception as exc:
@@ -491,9 +489,9 @@ class SimDriver:
         """The face the game has on `cell` ("D", "L", "d", "l") or None."""
         ctl = self._game()
         if ctl is not None:
-            return _FACE.get(ctl.game.cell(cell))
+            return FACES.get(ctl.game.cell(cell))
         if self._last_state is not None:
-            return _FACE.get(records.position_board(self._last_state).cell(cell))
+            return FACES.get(records.position_board(self._last_state).cell(cell))
         return None
 
     def _turn_face(self):
@@ -518,7 +516,7 @@ class SimDriver:
         cell = self._cell(body)
         face = body.get("face")
         if face is not None and face not in self.flipped:
-            if self.flipped is _TURNED:
+            if "d" not in self.flipped:
                 raise bad("face must be D or L, not %r" % (face,))
             raise bad("face must be one of D, L, d, l (red side up: d, l), not %r" % (face,))
         if cell in self.flipping:
@@ -673,7 +671,7 @@ class SimDriver:
     # --- replay -----------------------------------------------------------------------------
 
     def _replay_load(self, body):
-        if self.layout.game != "iago":
+        if self.layout.kind != "hex":
             raise conflict("the square board tosses its own coin for who starts, so it replays "
                            "no record: load it on the table page (the game chooser) instead")
         replay = Replay.from_text(api.field(body, "record", str))
@@ -722,8 +720,7 @@ class SimDriver:
             "state": state,
             # The self-test's state has no position to count.
             "areas": records.areas(state) if state and "position" in state else None,
-            "movers": (records.movers(state) if state and "position" in state and
-                       self.layout.game != "iago" else None),
+            "movers": records.movers(state) if state and "position" in state else None,
             "layout": layout_dict(self.layout),
             "disks": {self._name(c): f for c, f in sorted(board.disks.items())},
             "hand": {self._name(c): f for c, f in sorted(self.hand.items())},

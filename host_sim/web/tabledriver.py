@@ -28,6 +28,7 @@ TABLE_GAMES = ("othello", "io", "numberline")
 # The page's game chooser: (value, label); "io:7x7" is the game and its rules.
 CHOICES = (("iago", "Iago (simulated board)"), ("othello", "Othello"), ("io:7x7", "Io 7×7"),
            ("io:9x9", "Io 9×9"), ("numberline", "Number line"))
+_CHOICE_NAMES = [c[0] for c in CHOICES]
 LEVELS = (1, 2, 3, 4, 5)
 SIDES = {"none": 0, "dark": iago.DARK, "light": iago.LIGHT}
 
@@ -309,7 +310,9 @@ class TableDriver:
         grid = board.grid
         outcome = board.outcome()
         stack = board.move_stack
-        choice = board.GAME + (":" + board.rules.name() if board.GAME == "io" else "")
+        choice = board.GAME + ":" + board.rules.name()    # a game whose rules are chosen here
+        if choice not in _CHOICE_NAMES:
+            choice = board.GAME
         state = {
             "mode": "table",
             "game": board.GAME,
@@ -317,7 +320,7 @@ class TableDriver:
             "choices": [list(c) for c in CHOICES],
             "title": games.module(board.GAME).TITLE,
             "rules": board.rules.name(),
-            "grid": {"kind": "line" if board.GAME == "numberline" else "square",
+            "grid": {"kind": grid.KIND,
                      "size": grid.size, "cells": grid.CELLS,
                      "names": _names(board, range(grid.CELLS))},
             "cells": list(board.cells()),
@@ -346,9 +349,10 @@ class TableDriver:
             "message": self.message,
             "coin": self.coin,
         }
-        if board.GAME == "io":
-            state["phase"] = games.module("io").PHASE_NAMES[board.phase]
-            if board.phase == games.module("io").BOUND:
+        module = games.module(board.GAME)
+        if hasattr(module, "PHASE_NAMES"):          # a game that passes through phases (Io)
+            state["phase"] = module.PHASE_NAMES[board.phase]
+            if board.phase == module.BOUND:
                 state["bound_to"] = grid.cell_name(board.anchor)
         self.hub.publish_state(state)
 
@@ -369,9 +373,9 @@ def _names(board, cells):
 
 
 def _passed(board, mover):
-    """Whether the placement just pushed by `mover` made the opponent pass (Othello only:
-    in Io the same side places twice in a turn by the rules)."""
-    return board.GAME == "othello" and board.turn == mover and not board.is_game_over()
+    """Whether the placement just pushed by `mover` made the opponent pass (in a game with
+    passes: in Io the same side places twice in a turn by the rules)."""
+    return board.PASSES and board.turn == mover and not board.is_game_over()
 
 
 def _history(board):
