@@ -3,7 +3,7 @@
 import json
 
 import iago
-from gameboard.commands import FIELDS
+from gameboard.commands import FIELDS, rules_settings
 from gameboard.link import COMMANDS as BOARD_COMMANDS
 from gameboard.settings import RULE_CHOICES, Settings
 
@@ -93,8 +93,7 @@ def host_command(body):
         raise bad("new_game takes \"rules\" or \"settings\", not both")
     if "rules" in msg:
         rules = field(msg, "rules", str)
-        base = rules[:-len("+penalty")] if rules.endswith("+penalty") else rules
-        if base not in RULE_CHOICES:
+        if rules_settings(rules)[0] not in RULE_CHOICES:
             raise bad("unknown rules %r (known: %s, any of them +penalty where allowed)" % (
                 rules[:40], ", ".join(RULE_CHOICES)))
     if "settings" in msg or cmd == "settings":

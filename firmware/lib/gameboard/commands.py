@@ -49,6 +49,13 @@ def version(link, msg, now):
     return out
 
 
+def rules_settings(name):
+    """The rules and penalty settings a `new_game` rules name asks for: "simple+penalty" is
+    simple with the penalty option (the inverse of Settings.rules_object's name)."""
+    penalty = name.endswith("+penalty")
+    return (name[:-8] if penalty else name), penalty
+
+
 def new_game(link, msg, now):
     settings = None
     if "settings" in msg:
@@ -60,8 +67,7 @@ def new_game(link, msg, now):
         rules = msg["rules"]
         if type(rules) is not str:
             raise ValueError("rules must be a name such as \"standard\"")
-        data["penalty"] = rules.endswith("+penalty")
-        data["rules"] = rules[:-8] if data["penalty"] else rules
+        data["rules"], data["penalty"] = rules_settings(rules)
         settings = Settings.from_dict(data)
     link.controller.new_game(now, "command", settings)
     return {"state": link.controller.state()}
