@@ -99,7 +99,7 @@ class TableDriver:
         except iago.IagoError as exc:
             raise bad(str(exc))
         call = api.field(body, "call", str, None, required=False)
-        if call is not None and name != "othello":
+        if call is not None and not module.Board.COIN_TOSS:
             raise bad("only Othello starts with a coin toss")
         self.coin = None          # how the toss fell: kept for the page until the next game
         self.message = ""
