@@ -313,8 +313,9 @@ class SerialDriver:
             "board": self.info.get("board"),
             "firmware": self.info.get("firmware"),
             "state": state,
-            "areas": records.areas(state) if state else None,
-            "movers": records.movers(state) if state else None,
+            # The self-test's state has no position to count.
+            "areas": records.areas(state) if state and "position" in state else None,
+            "movers": records.movers(state) if state and "position" in state else None,
             "layout": layout_dict(layout),
             "disks": inferred_disks(state, layout) if state else {},
             "hand": {},
