@@ -45,7 +45,7 @@ def _cell_text(glyph, marked):
 
 def draw(board, colour=False, highlight=()):
     """The board as lines of text (see draw_hexes, draw_square, draw_line)."""
-    return _DRAW[board.grid.KIND](board, colour, highlight)
+    return _DRAW[board.KIND](board, colour, highlight)
 
 
 def draw_square(board, colour=False, highlight=()):

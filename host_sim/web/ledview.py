@@ -23,8 +23,7 @@ from host_sim.web import records
 def layout_of(state):
     """The Layout (gameboard.layout) of the board a state comes from."""
     board = records.position_board(state)
-    kind = board.grid.KIND
-    return hex_layout() if kind == "hex" else Layout(kind, board.grid.size)
+    return hex_layout() if board.KIND == "hex" else Layout(board.KIND, board.grid.size)
 
 
 def layout_dict(layout):

@@ -320,7 +320,7 @@ class TableDriver:
             "choices": [list(c) for c in CHOICES],
             "title": games.module(board.GAME).TITLE,
             "rules": board.rules.name(),
-            "grid": {"kind": grid.KIND,
+            "grid": {"kind": board.KIND,
                      "size": grid.size, "cells": grid.CELLS,
                      "names": _names(board, range(grid.CELLS))},
             "cells": list(board.cells()),

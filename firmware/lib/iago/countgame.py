@@ -48,6 +48,7 @@ class CountBoard:
     PASSES = False         # a side with no placement passes (then perft counts the pass)
     FLIP = 3               # a turned disk's state XORs with this: it shows the other colour
     COIN_TOSS = False      # a coin toss decides who places first: new_board(first=...)
+    KIND = "square"        # the board's shape: "square" or "line"
     EXTRA_CHARS = {}       # more cell characters of the position text (number-line holes)
 
     def __init__(self, text=None, rules=None):

@@ -8,7 +8,6 @@ against 10 KB for the same tables as tuples of tuples).
 
 from iago.errors import InvalidCellError
 
-KIND = "hex"        # the board's shape, as squaregrid and linegrid name theirs
 CELLS = 61
 ROWS = "ABCDEFGHI"
 NO_CELL = 255

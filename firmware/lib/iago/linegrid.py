@@ -14,8 +14,6 @@ _DIGITS = "0123456789"
 
 
 class Line:
-    KIND = "line"
-
     def __init__(self, first=FIRST, marks=MARKS):
         if not 2 <= marks <= 30 or first < 0:
             raise ValueError("a number line has 2-30 marks from 0 up")

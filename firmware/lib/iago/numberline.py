@@ -104,6 +104,7 @@ class Board(countgame.CountBoard):
     GAME = GAME
     SIDE_NAMES = SIDE_NAMES
     EXTRA_CHARS = {HOLE: HOLE_CHAR}
+    KIND = "line"
 
     @classmethod
     def default_rules(cls):

@@ -141,6 +141,7 @@ class Board:
     PASSES = False     # a side always has a placement (docs/rules.md, "No pass")
     FLIP = CAPTIVE     # a turned disk's state XORs with this: it shows its red side
     COIN_TOSS = False  # dark places first
+    KIND = "hex"       # the board's shape
 
     def __init__(self, text=None, rules=None):
         self.rules = rules if rules is not None else STANDARD

@@ -18,7 +18,6 @@ class Grid:
     d, or NO_CELL at the edge."""
 
     DIRECTIONS = 8
-    KIND = "square"
 
     def __init__(self, size):
         if not 3 <= size <= 9:
