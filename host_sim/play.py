@@ -33,8 +33,9 @@ def player_name(player):
 
 
 def engine_for(board):
-    """The engine module of `board`'s game: Iago's own, or the generic one (iago.search)."""
-    return games.engine(board)
+    """The engine module of `board`'s game, as the registry chooses it (iago.games.search):
+    Iago's own, or the generic one (iago.search)."""
+    return sys.modules[type(games.search(board, 1)).__module__]
 
 
 def play_game(dark, light, rules, seed, opening=OPENING_PLIES, nodes=None, game="iago"):

@@ -22,17 +22,12 @@ def module(name):
     return getattr(package, leaf)
 
 
-def engine(board):
-    """The engine module of `board`'s game (Search, analyse, choose_move): Iago has its own
-    tuned engine; the other games share the generic one in `iago.search`."""
-    if board.GAME == "iago":
-        from iago import engine as tuned
-        return tuned
-    from iago import search as generic
-    return generic
-
-
 def search(board, level=5, seed=0, nodes=None):
     """A computer-opponent search for `board`'s game, with the interface of
-    `iago.engine.Search` (step(max_nodes) -> done, best(), result())."""
-    return engine(board).Search(board, level, seed=seed, nodes=nodes)
+    `iago.engine.Search` (step(max_nodes) -> done, best(), result()). Iago has its own tuned
+    engine; the other games share the generic one in `iago.search`."""
+    if board.GAME == "iago":
+        from iago import engine
+        return engine.Search(board, level, seed=seed, nodes=nodes)
+    from iago import search as generic
+    return generic.Search(board, level, seed=seed, nodes=nodes)
