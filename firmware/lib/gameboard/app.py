@@ -33,8 +33,13 @@ _ANIMATION_MS = const(20)   # blinking hexes are redrawn at 50 Hz
 _WATCHDOG_MS = const(4000)
 _BUTTON_DEBOUNCE_MS = const(30)
 # The heap is collected once the switches have been still this long, so that a collection
-# (several ms on a Pico) seldom falls in a placement's path.
+# (12 ms on a Pico) seldom falls in a placement's path; and players who never pause get one
+# in a step that did little else (under _LIGHT_STEP_MS so far), once every _COLLECT_AFTER
+# switch changes: long before the heap runs out and MicroPython collects in whatever step
+# allocates then, a placement's perhaps (31 ms).
 _IDLE_COLLECT_MS = const(600)
+_COLLECT_AFTER = const(24)
+_LIGHT_STEP_MS = const(4)
 _RETRY_MS = const(5000)     # a failed save is tried again this long after
 # littlefs compacts the saves' directory about every 16th save: a sector erase that stops the
 # Pico for 45 ms and a save's step for about 80. Once the players have been still this long,
@@ -95,6 +100,7 @@ class App:
         self.flash_error = None     # why the last save failed, until one succeeds
         self.flash_error_at = 0
         self.collected = False      # the heap was collected since
+        self.changes = 0            # switch changes since the last collection
         self.commits = 0            # saves since the last one that erased a sector
 
     def start_selftest(self, now):
@@ -162,6 +168,7 @@ class App:
             cell = cell_of[crossing]
             self.active_at = now
             self.collected = False
+            self.changes += 1
             if cell != NONE:
                 closed = event >> 7
                 timing = self.link.timing   # None unless the host link's stats command asked
@@ -222,8 +229,12 @@ class App:
                 self._flash_failed(now, "the finished game's record cannot be kept", exc)
             forget("gameboard.archive")
             ctl.finished = None
-        if not self.collected and elapsed(now, self.active_at) >= _IDLE_COLLECT_MS:
+        if not self.collected and (
+                elapsed(now, self.active_at) >= _IDLE_COLLECT_MS or
+                (self.changes >= _COLLECT_AFTER and
+                 clock.ticks_diff(clock.ticks_ms(), now) < _LIGHT_STEP_MS)):
             self.collected = True
+            self.changes = 0
             gc.collect()
         if self.watchdog is not None:
             self.watchdog.feed()
