@@ -532,7 +532,7 @@ class Controller:
         cells = game._cells
         cell = game.peek()
         flipped = game.last_flips()
-        flip = game.FLIP     # the captive bit, or both colour bits (never clear after a turn)
+        flip = game.FLIP     # the captive bit; or 3, which every disk's state has a bit of
         name = self.name
         return {"event": kind, "cell": name(cell), "side": iago.side_name(cells[cell] & 3),
                 "captured": [name(c) for c in flipped if cells[c] & flip],

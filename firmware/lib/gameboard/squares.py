@@ -13,7 +13,8 @@ four corners show whose turn it is, as the hex board's corners do.
 
 from iago import squaregrid
 
-GAMES = {7: ("iogame", "7x7"), 8: ("othello", "standard"), 9: ("iogame", "9x9")}  # rules module
+# size: (the game's rules module in iago, its rules)
+GAMES = {7: ("iogame", "7x7"), 8: ("othello", "standard"), 9: ("iogame", "9x9")}
 # The computer on a Pico (the generic engine, iago/search.py): positions for levels 1-5, with
 # level 5 within 2 s, and positions a slice between two scans (about 30 ms), from
 # tests/bench/pico_computer.py (docs/engine.md, "On the board").
