@@ -403,3 +403,16 @@ def test_the_computer_keeps_to_the_square_boards_caps(monkeypatch, size, nodes, 
     (search,) = asked
     assert search[0] == nodes and set(search[1:]) == {step}
     assert len(search) - 1 >= nodes // step     # the whole budget, slice by slice
+
+
+def test_a_square_boards_demo_state_names_its_game_and_a_host_paints_it():
+    """The demo's state had no "game": a host read a square board's demo as Iago's."""
+    from host_sim.web import ledview
+    with SimBoard(map_path=SQUARE8) as board:
+        board.advance(1200)
+        assert board.command({"cmd": "demo"})["ok"]
+        board.advance(3000)
+        state = board.command({"cmd": "state"})["state"]
+        assert state["phase"] == "demo" and state["game"] == "othello"
+        colours = ledview.derived_leds(state, board.boardmap, 5000)
+        assert len(colours) == 64 and sum(1 for c in colours if sum(c)) >= 4

@@ -64,8 +64,7 @@ def derived_leds(state, bmap, now_ms, startup_ms=0, layout=None):
     if state.get("phase") == "demo":
         from gameboard.demo import Demo
         ctl = Demo(settings, startup_ms, layout=layout)
-        ctl.game = records.position_board(state)
-        ctl.stage = -1                          # between placements: the disks only
+        ctl.show(records.position_board(state))
         ctl.compose(now_ms)
         return _wire(ctl.frame, settings, bmap)
     view = painter.BoardView(layout, settings)

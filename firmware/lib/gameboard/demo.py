@@ -133,7 +133,14 @@ class Demo(NotPlaying):
             colours[c] = colour
         paint(colours, palette.PALETTES[self.settings.palette], self.frame)
 
+    def show(self, game):
+        """Show `game`'s disks alone, as between two placements: a host painting a board's
+        demo from its `state` (host_sim/web/ledview.py)."""
+        self.game = game
+        self.stage = -1
+
     def state(self):
-        return {"phase": "demo", "position": self.game.text(), "rules": self.game.rules.name(),
+        return {"phase": "demo", "game": self.layout.game, "position": self.game.text(),
+                "rules": self.game.rules.name(),
                 "moves": [self.layout.cell_name(c) for c in self.game.move_stack],
                 "games": self.games, "settings": self.settings.as_dict()}
