@@ -174,7 +174,7 @@ class App:
                 timing = self.link.timing   # None unless the host link's stats command asked
                 if closed and timing is not None and timing.closed_at_us < 0 and not first_lit:
                     timing.closed_at_us = clock.ticks_us()
-                ghost = closed and not self.diodes and self._ghostly(event & CROSSING)
+                ghost = closed and not self.diodes and self._ghostly(crossing)
                 if closed and not ghost and ctl is self.game and not first_lit:
                     self._light_first(ctl, cell)
                 ctl.switch(cell, closed, now, ghost)
