@@ -304,7 +304,12 @@ class Table:
     @_with_log
     def check(self):
         state = self.state()
-        if state is None or state["phase"] == "startup":
+        if state is None:
+            # The demo has the board; the game's moves still count (a take-back just before
+            # it started, say), and a cut must keep them.
+            self._check_restored()
+            return
+        if state["phase"] == "startup":
             return
         self._check_agreement(state)
         self._check_moves(state)

@@ -427,3 +427,24 @@ def test_a_placement_that_settles_while_a_cut_waits_for_its_save_is_kept():
         assert iago.parse_cell("E4") in table.settled
     finally:
         table.close()
+
+
+def test_a_take_back_just_before_the_demo_starts_is_kept_across_a_cut():
+    """Found by `make soak`: a take-back to the empty game, a disk resting on the centre, so
+    the demo starts; the model stopped following the game's moves while the demo ran and took
+    the cut for one that lost the taken-back move. It follows the game's controller now; the
+    hold on the centre is counted from the take-back (it was from the disk's landing)."""
+    table = Table()
+    try:
+        parse = table.layout.parse_cell
+        table.place(parse("E4"))
+        table.board.place(parse("E5"), "L", 100)          # a stray disk on the centre
+        table.command({"cmd": "take_back"})
+        table.wait(1000)
+        assert not table.ctl.shares_board                  # held 1 s since the take-back
+        table.wait(1500)
+        assert table.ctl.shares_board                      # now the demo
+        table.power_cut(5)
+        assert table.board.app.game.state()["moves"] == []
+    finally:
+        table.close()

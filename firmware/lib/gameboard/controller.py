@@ -569,6 +569,7 @@ class Controller:
         self.tentative = NONE
         self.lifted_last = False
         self.flips_of_last = False
+        self.centre_since = now      # back to an empty game: a disk on the centre held anew
         self._game_changed()
         if was_move:
             self.save_due = True
