@@ -9,14 +9,9 @@
 //        [--t0 serial:REGEX] [--until REGEX] [--frames] [--echo]
 import fs from 'fs';
 import path from 'path';
-import { pathToFileURL } from 'url';
+import { loadBoardEmu } from './emulator.mjs';
 
-const emuDir = process.env.RP2EMU;
-if (!emuDir) {
-  console.error('set RP2EMU to the emulator folder');
-  process.exit(2);
-}
-const { BoardEmu } = await import(pathToFileURL(path.resolve(emuDir, 'board-emu.mjs')).href);
+const BoardEmu = await loadBoardEmu();
 
 const args = process.argv.slice(2);
 const opt = {};
