@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: all test typecheck bench soak venv node_modules clean sim deploy repl hardware
+.PHONY: all test typecheck bench soak venv node_modules clean sim deploy repl hardware site
 all: test
 
 # Python virtualenv with the project (editable) and its dev tools; they include everything
@@ -59,6 +59,11 @@ hardware: venv
 SIM_PORT = $(if $(filter command line,$(origin PORT)),$(PORT),8000)
 sim: $(VENV)/.installed-sim
 	$(BIN)/iago serve --sim --http-port $(SIM_PORT)
+
+# The board page as a static folder, the firmware running in the page (docs/web.md):
+# python -m http.server -d build/site serves it.
+site: node_modules
+	$(PYTHON) -m host_sim.web.site build/site
 
 # A Pico running MicroPython 1.22+ on USB (README: "Put the firmware on a Pico").
 PORT ?= auto

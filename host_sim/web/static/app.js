@@ -1,5 +1,6 @@
-// The Iago board page: draws the board from the server's live state (Server-Sent Events) and
-// sends the player's gestures and commands as JSON POSTs. No build step, no libraries.
+// The Iago board page: draws the board from its live state and sends the player's gestures and
+// commands, through one board interface (board.js) whose back end is the server, the firmware
+// running in this page, or a real board over Web Serial. No build step, no libraries.
 "use strict";
 
 const ROWS = "ABCDEFGHI";
@@ -239,19 +240,16 @@ function flipGesture(name) {
   post("flip", { cell: name });
 }
 
-// --- talking to the server ----------------------------------------------------------------------
+// --- talking to the board -----------------------------------------------------------------------
+
+// The static site (`make site`) marks its page: the board is then the firmware in the page, or a
+// real one over Web Serial; served by `iago serve`, it is the server's.
+const STATIC_SITE = !!document.querySelector('meta[name="iago-board"][content="page"]');
+let board = null;                  // the back end (board.js)
+let boardGeneration = 0;           // a replaced back end's late news is ignored
 
 async function post(action, body) {
-  let data;
-  try {
-    const res = await fetch("/api/" + action, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
-    });
-    try { data = await res.json(); } catch (err) { data = { ok: false, error: res.status + " " + res.statusText }; }
-    if (!res.ok) data.ok = false;
-  } catch (err) {
-    data = { ok: false, error: "the server cannot be reached (" + err.message + ")" };
-  }
+  const data = board ? await board.post(action, body) : { ok: false, error: "no board yet" };
   if (!data.ok) notice(data.error || "refused", true);
   else if (noticeIsError) notice("");      // an error belongs to the past once an action succeeds
   return data.ok ? data : null;
@@ -274,31 +272,79 @@ let link = { kind: "connecting", text: "connecting…" };   // openLink()'s stat
 let heartbeat = null;              // the server's latest heartbeat (docs/web.md)
 let faultSeen = null;              // the id of the simulator's latest fault this page knows of
 
+// The handlers a back end reports to; those of a replaced one do nothing.
+function boardHandlers() {
+  const generation = ++boardGeneration;
+  const live = (f) => (...args) => { if (generation === boardGeneration) f(...args); };
+  return {
+    state: live((next) => {
+      const before = snap;
+      snap = next;
+      followPlacements(before, snap);
+      render();
+    }),
+    leds: live((hexes) => { leds = hexes; renderLeds(); }),
+    log: live(appendConsole),
+    viewers: live((n) => { $("viewers").textContent = n === 1 ? "1 page" : n + " pages"; }),
+    heartbeat: live((beat) => {
+      const before = heartbeat;
+      heartbeat = beat;
+      followFaults();
+      if (!before || before.board !== heartbeat.board) render();
+    }),
+    link: live((status) => { link = status; render(); }),
+    notice: live(notice),
+  };
+}
+
 function connect() {
-  openLink({
-    events: "/api/events", probe: "/api/state",
-    on: {
-      state: (e) => {
-        const before = snap;
-        snap = JSON.parse(e.data);
-        followPlacements(before, snap);
-        render();
-      },
-      leds: (e) => { leds = JSON.parse(e.data); renderLeds(); },
-      log: (e) => appendConsole(JSON.parse(e.data)),
-      viewers: (e) => {
-        const n = Number(e.data);
-        $("viewers").textContent = n === 1 ? "1 page" : n + " pages";
-      },
-      heartbeat: (e) => {
-        const before = heartbeat;
-        heartbeat = JSON.parse(e.data);
-        followFaults();
-        if (!before || before.board !== heartbeat.board) render();
-      },
-    },
-    change: (status) => { link = status; render(); },
-  });
+  board = STATIC_SITE ? pageBoard(boardHandlers()) : serverBoard(boardHandlers());
+}
+
+// A real board over Web Serial (Chrome, Edge, Opera: on https or localhost) takes the page's
+// place of the simulated one; the in-page board's game stays kept for the next visit.
+async function connectSerial() {
+  if (!serialSupported()) {
+    notice("This browser has no Web Serial (Chrome, Edge and Opera have it, on https or localhost): " +
+           "to show a real board here, run `iago serve --port PORT` and open the page it prints.", true);
+    return;
+  }
+  let port;
+  try {
+    port = await navigator.serial.requestPort();
+  } catch (err) {
+    notice("No port chosen: " + err.message, true);
+    return;
+  }
+  if (board && board.close) board.close();
+  snap = null;
+  leds = "";
+  consoleSeq = 0;
+  $("console").replaceChildren();
+  board = serialBoard(boardHandlers(), port);
+  $("board-source").value = "serial";
+}
+
+async function saveRecord() {
+  let text;
+  try {
+    text = await board.record();
+  } catch (err) {
+    notice("No record to save: " + err.message, true);
+    return;
+  }
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  download(`iago-${stamp}.iago`, text);
+}
+
+function download(name, text) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
 // A fault of the simulator's thread is told once, to the pages open when it happened.
@@ -413,7 +459,7 @@ function render() {
   document.body.classList.toggle("sim-mode", snap.mode === "sim");
   document.body.classList.toggle("power-off", !snap.powered);
   $("source").textContent = snap.mode === "sim"
-    ? `simulated board · firmware ${snap.firmware}`
+    ? `simulated board${board && board.kind === "page" ? " in this page" : ""} · firmware ${snap.firmware}`
     : `${snap.port}${snap.connected ? " · " + (snap.board || "board") + " · firmware " + (snap.firmware || "?") : " · not connected"}`;
   renderCells(state);
   renderGame(state);
@@ -544,6 +590,7 @@ function renderGame(state) {
   $("load-label").hidden = snap.mode !== "sim";
   $("load").disabled = demo;
   $("load-label").classList.toggle("disabled", demo);
+  renderKeptGames();
   const hand = Object.keys(snap.hand || {}).filter((n) => !(snap.flipping || []).includes(n));
   $("hand").hidden = hand.length === 0;
   if (hand.length) {
@@ -557,6 +604,21 @@ function renderGame(state) {
     button.addEventListener("click", () => post("put-away"));
     $("hand").append(text, button);
   }
+}
+
+// A real board over Web Serial: the finished games fetched from it, each to save as a record.
+function renderKeptGames() {
+  const games = snap.kept_games || [];
+  const box = $("kept-games");
+  box.hidden = games.length === 0;
+  if (box.childElementCount === games.length) return;
+  box.replaceChildren(...games.map((game) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `Save the board's game ${game.id}`;
+    button.addEventListener("click", () => download(`iago-board-game${game.id}.iago`, game.record));
+    return button;
+  }));
 }
 
 function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
@@ -790,7 +852,14 @@ function bindControls() {
   $("demo").addEventListener("click", () => command("demo"));
   $("save").addEventListener("click", (e) => {
     if (!snap || !snap.state || snap.state.phase === "demo") e.preventDefault();
+    else if (board.kind !== "server") { e.preventDefault(); saveRecord(); }
   });
+  // The static site: the board simulated in the page, or a real one over Web Serial.
+  $("board-source").addEventListener("change", (e) => {
+    if (e.target.value === "serial") { e.target.value = board.kind === "serial" ? "serial" : "page"; connectSerial(); }
+    else if (board.kind === "serial") location.reload();
+  });
+  $("connect").addEventListener("click", connectSerial);
   $("load").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     e.target.value = "";
@@ -862,6 +931,9 @@ function bindControls() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  document.body.classList.toggle("static-site", STATIC_SITE);
+  $("board-choice").hidden = !STATIC_SITE;
+  $("game-choice").closest("label").hidden = STATIC_SITE;   // the other games need the server
   buildBoard();
   NARROW.addEventListener("change", () => { buildBoard(); renderLeds(); render(); });
   bindControls();

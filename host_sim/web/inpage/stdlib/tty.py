@@ -1,0 +1,1 @@
+# The page offers no pseudo-terminal (`iago serve --pty` only).

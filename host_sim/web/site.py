@@ -1,0 +1,107 @@
+"""`make site`: the board page as a static folder, with the firmware running in the page.
+
+    python -m host_sim.web.site build/site
+
+The folder holds the page (index.html marked as the static site, so it runs the board itself
+instead of asking a server), its scripts, MicroPython's WebAssembly port from node_modules, and
+board-files.json: the files the page's Web Worker lays out in MicroPython's file system, which
+are the firmware's lib exactly as it goes on a Pico, the part of host_sim that simulates the
+board around it (host_sim/web/inpage) and the board maps. Any static host serves it, or
+`python -m http.server -d build/site`.
+"""
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+STATIC = ROOT / "host_sim" / "web" / "static"
+MICROPYTHON = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+PAGE_FILES = ("app.js", "link.js", "board.js", "boardworker.js", "style.css")
+# host_sim's modules the page's simulator imports (SimBoard, SimDriver, replay, records, the
+# LED view of a real board) and the page's own; nothing else of the host goes into the page.
+HOST_MODULES = (
+    "__init__.py", "render.py", "simboard.py",
+    "fakes/__init__.py", "fakes/install.py", "fakes/machine.py", "fakes/micropython.py",
+    "fakes/mptime.py", "fakes/neopixel.py",
+    "web/__init__.py", "web/api.py", "web/records.py", "web/replay.py", "web/ledview.py",
+    "web/simdriver.py", "web/ptylink.py",
+    "web/inpage/__init__.py", "web/inpage/circuit.py", "web/inpage/pageboard.py",
+)
+MAPS = ("board.json", "boards/square7.json", "boards/square8.json", "boards/square9.json")
+MARK = '<meta name="iago-board" content="page">'
+
+
+class SiteError(Exception):
+    """Something the site needs is missing (node_modules not installed, a file gone)."""
+
+
+def board_files():
+    """{path in MicroPython's file system: text} of everything the page's worker runs."""
+    files = {}
+    lib = ROOT / "firmware" / "lib"
+    for path in sorted(lib.rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            files["/lib/" + path.relative_to(lib).as_posix()] = path.read_text(encoding="utf-8")
+    for name in HOST_MODULES:
+        files["/lib/host_sim/" + name] = (ROOT / "host_sim" / name).read_text(encoding="utf-8")
+    stdlib = ROOT / "host_sim" / "web" / "inpage" / "stdlib"
+    for path in sorted(stdlib.glob("*.py")):
+        files["/stdlib/" + path.name] = path.read_text(encoding="utf-8")
+    for name in MAPS:
+        files["/hardware/" + name] = (ROOT / "hardware" / name).read_text(encoding="utf-8")
+    return files
+
+
+def page():
+    """The board page of the static site: scripts by relative address (a site may live in a
+    folder of its host) and the mark that makes it run the board itself."""
+    text = (STATIC / "index.html").read_text(encoding="utf-8")
+    if text.count('"/static/') < len(PAGE_FILES) - 1 or "<head>" not in text:
+        raise SiteError("static/index.html no longer loads its scripts from /static/")
+    text = text.replace('"/static/', '"static/')
+    return text.replace("<head>", "<head>\n" + MARK, 1)
+
+
+def build(out):
+    """Write the site into the folder `out` (made anew); returns its files' count."""
+    wasm = MICROPYTHON / "micropython.wasm"
+    if not wasm.exists():
+        raise SiteError("MicroPython's WebAssembly port is not installed: run `make node_modules`")
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    (out / "static" / "mp").mkdir(parents=True)
+    (out / "index.html").write_text(page(), encoding="utf-8")
+    for name in PAGE_FILES:
+        shutil.copyfile(STATIC / name, out / "static" / name)
+    # .js, not .mjs: static servers that know no .mjs type would break the worker's import.
+    shutil.copyfile(MICROPYTHON / "micropython.mjs", out / "static" / "mp" / "micropython.js")
+    shutil.copyfile(wasm, out / "static" / "mp" / "micropython.wasm")
+    (out / "static" / "board-files.json").write_text(
+        json.dumps(board_files(), separators=(",", ":")), encoding="utf-8")
+    # GitHub Pages would otherwise run Jekyll over the folder.
+    (out / ".nojekyll").write_text("", encoding="utf-8")
+    return sum(1 for path in out.rglob("*") if path.is_file())
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m host_sim.web.site",
+                                     description="Build the board page as a static site.")
+    parser.add_argument("out", nargs="?", default=str(ROOT / "build" / "site"),
+                        help="the folder to write (made anew; default build/site)")
+    args = parser.parse_args(argv)
+    try:
+        count = build(args.out)
+    except (SiteError, OSError) as exc:
+        print("make site: %s" % exc, file=sys.stderr)
+        return 1
+    print("wrote the static board site to %s (%d files): serve it with "
+          "`python -m http.server -d %s`" % (args.out, count, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
