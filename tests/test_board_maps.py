@@ -184,3 +184,14 @@ def test_the_simulated_board_refuses_a_broken_map(tmp_path):
     bad.write_text(json.dumps(data))
     with pytest.raises(BoardMapError, match="E4 and E5 both use LED"):
         SimBoard(map_path=bad)
+
+
+def test_the_hex_layout_names_its_settings_hexes_and_corners_by_number():
+    # Kept as cell numbers (parsing the names would intern them on a Pico): the hexes
+    # docs/board.md names for the settings (A1-A5, B1, B6) and the six corners.
+    from gameboard.layout import Layout
+    from iago.hexgrid import cell_name
+    layout = Layout("hex")
+    assert [cell_name(c) for c in layout.setting_cells] == ["A1", "A2", "A3", "A4", "A5",
+                                                            "B1", "B6"]
+    assert [cell_name(c) for c in layout.corners] == ["A1", "A5", "E1", "E9", "I5", "I9"]

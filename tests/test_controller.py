@@ -6,8 +6,9 @@ import pytest
 
 import iago
 from gameboard import palette
-from gameboard.controller import (OVER, PLAY, SETTLE_MS, STARTUP_MS, TAKEBACK_HOLD_MS,
-                                  Controller)
+from gameboard.controller import _SETTLE_MS as SETTLE_MS
+from gameboard.controller import _TAKEBACK_HOLD_MS as TAKEBACK_HOLD_MS
+from gameboard.controller import OVER, PLAY, STARTUP_MS, Controller
 from gameboard.settings import Settings
 
 C = iago.parse_cell

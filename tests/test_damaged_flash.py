@@ -496,7 +496,7 @@ def test_a_saved_game_that_crashes_every_start_is_set_aside(tmp_path, pico, monk
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         ends = restarts_until_it_runs(circuit, clock, tmp_path)
-    assert ends == ["reset"] * archive.SET_ASIDE_AFTER + ["stopped"]
+    assert ends == ["reset"] * archive._SET_ASIDE_AFTER + ["stopped"]
     assert (tmp_path / "game.bad").exists() and not (tmp_path / "restarts").exists()
     reports = [m["error"] for m in printed(out) if m.get("event") == "save_error"]
     assert len(reports) == 1 and "set aside as game.bad" in reports[0]
@@ -516,8 +516,8 @@ def test_a_start_that_hangs_is_counted_like_a_crash(tmp_path, pico, monkeypatch)
         tick(self, now)
     monkeypatch.setattr(controller.Controller, "tick", hangs_on_a_saved_game)
     ends = restarts_until_it_runs(circuit, clock, tmp_path)
-    assert ends == ["reset"] * archive.SET_ASIDE_AFTER + ["stopped"]
-    assert circuit.watchdog_resets == archive.SET_ASIDE_AFTER
+    assert ends == ["reset"] * archive._SET_ASIDE_AFTER + ["stopped"]
+    assert circuit.watchdog_resets == archive._SET_ASIDE_AFTER
     assert (tmp_path / "game.bad").exists()
 
 
@@ -531,9 +531,9 @@ def test_a_firmware_that_crashes_at_every_start_stops_with_a_fault(tmp_path, pic
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         ends = restarts_until_it_runs(circuit, clock, tmp_path)
-    assert ends == ["reset"] * archive.STOP_AFTER + ["stopped"]
+    assert ends == ["reset"] * archive._STOP_AFTER + ["stopped"]
     faults = [m["error"] for m in printed(out) if m.get("event") == "error"]
-    assert "restarted %d times in a row" % archive.STOP_AFTER in faults[-1]
+    assert "restarted %d times in a row" % archive._STOP_AFTER in faults[-1]
     assert faults.count(faults[-1]) >= 2                     # repeated while it waits
     assert circuit.watchdog_resets == 0                      # the fault is no boot loop
     # A power cycle tries once more, and stops again at its first crash.
@@ -612,7 +612,7 @@ def test_random_bytes_in_the_restart_count_never_loop(tmp_path, pico):
         assert ends == ["stopped"] and circuit.watchdog_resets == 0
         errors = [m["error"] for m in printed(out) if m.get("event") == "error"]
         count = int(path.read_text())
-        assert count >= 1 and bool(errors) == (count >= archive.STOP_AFTER)
+        assert count >= 1 and bool(errors) == (count >= archive._STOP_AFTER)
 
     damaged()
 

@@ -366,3 +366,13 @@ print(module, worst, board.ply())
     assert plies >= 37
     assert 0 < module < 20 * 1024
     assert 0 < worst < 16 * 1024
+
+
+def test_the_move_generators_contract_is_the_same_in_every_copy():
+    # rules and engine keep private copies (inlined on a Pico, no interned names).
+    from iago import engine, hexgrid, movegen, rules
+    contract = (movegen.MOVES, movegen.SCRATCH_SIZE, movegen.RELEASE_ON, movegen.FORCED_CAPTURE)
+    for module in (rules, engine):
+        assert (module._MOVES, module._SCRATCH_SIZE, module._RELEASE_ON,
+                module._FORCED_CAPTURE) == contract
+    assert (rules._CENTRE, rules._NO_CELL) == (hexgrid.CENTRE, hexgrid.NO_CELL)

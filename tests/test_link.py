@@ -7,7 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 import iago
 from gameboard.controller import STARTUP_MS, Controller
-from gameboard.link import MAX_LINE, Link
+from gameboard.link import _MAX_LINE as MAX_LINE
+from gameboard.link import Link
 from gameboard.saves import Saves
 
 

@@ -122,7 +122,7 @@ def test_scan_releases_every_row_and_takes_settling_time(board):
     b.circuit.set_cell(30)
     before = b.clock.us
     b.scan()
-    assert b.clock.us - before == 8 * b.hw.SETTLE_US
+    assert b.clock.us - before == 8 * b.hw._SETTLE_US
     for gpio in BMAP.row_pins:
         assert b.circuit.pad(gpio) == (machine.OPEN_DRAIN, 0, 1)    # released
     for gpio in BMAP.col_pins:

@@ -6,7 +6,7 @@ import pytest
 
 import iago
 from gameboard import archive
-from gameboard.archive import KEEP_FINISHED
+from gameboard.archive import _KEEP_FINISHED as KEEP_FINISHED
 from gameboard.saves import SaveError, Saves
 from gameboard.settings import Settings
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gameboard import boardmap, palette
-from gameboard.controller import SETTLE_MS, Controller, _coin
+from gameboard.controller import _SETTLE_MS as SETTLE_MS, Controller, _coin
 from gameboard.layout import Layout
 from host_sim.simboard import SimBoard
 from iago import othello, record

@@ -1,4 +1,4 @@
-"""What the board keeps besides the game in progress: the last KEEP_FINISHED finished games in
+"""What the board keeps besides the game in progress: the last 20 finished games in
 `games/` under the saves' root, the crash log `error.log`, and the count of restarts in a
 row, each soon after the one before (gameboard.app.main).
 
@@ -15,12 +15,18 @@ while a game is played.
 
 import os
 
-KEEP_FINISHED = 20
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Private consts are inlined: no global and no interned name on a Pico.
+_KEEP_FINISHED = const(20)
 # Restarts in a row, each within 10 s of the one before, before the saved game is set aside
 # (it may be what crashes the firmware), and before the board stops with a fault, not a loop.
-SET_ASIDE_AFTER = 2
-STOP_AFTER = 4
-RESTARTS = "restarts"     # the count's file under the root (main removes it once a start lasts)
+_SET_ASIDE_AFTER = const(2)
+_STOP_AFTER = const(4)
 
 
 def finished_ids(saves):
@@ -50,7 +56,7 @@ def _read(saves, game_id):
 
 
 def save_finished(saves, game, settings=None):
-    """Keep a finished game (its settings: default Settings()); keeps the last KEEP_FINISHED.
+    """Keep a finished game (its settings: default Settings()); keeps the last 20.
     Returns its id. The newest game kept already, if it is this very game: a board restored
     into a finished game after a power cut keeps it again, unless it was kept before the
     cut."""
@@ -71,7 +77,7 @@ def save_finished(saves, game, settings=None):
         f.write(line)
     os.rename(tmp, _finished_path(saves, game_id))
     ids.append(game_id)
-    while len(ids) > KEEP_FINISHED:
+    while len(ids) > _KEEP_FINISHED:
         _remove(saves, ids.pop(0))
     return game_id
 
@@ -123,11 +129,11 @@ def log_error(saves, text, limit=4096):
 
 def count_restart(root):
     """Count a start that follows a restart (the last run crashed or hung) in the file
-    RESTARTS under `root`, which main removes once a start has run a while. From
-    SET_ASIDE_AFTER restarts in a row on, the saved game is set aside as game.bad (it may be
-    what crashes the board): returns what to report then, else None. At STOP_AFTER the board
+    "restarts" under `root`, which main removes once a start has run a while. From
+    _SET_ASIDE_AFTER restarts in a row on, the saved game is set aside as game.bad (it may be
+    what crashes the board): returns what to report then, else None. At _STOP_AFTER the board
     stops with a fault (hw.fault) instead."""
-    path = root + RESTARTS
+    path = root + "restarts"    # main removes it once a start lasts
     count = 0
     try:
         with open(path, "rb") as f:
@@ -140,11 +146,11 @@ def count_restart(root):
             f.write(str(count))
     except OSError:
         pass
-    if count >= STOP_AFTER:
+    if count >= _STOP_AFTER:
         from gameboard import hw
         hw.fault("the firmware restarted %d times in a row, each within seconds of the last; "
                  "error.log has why. Power the board off and on to try again" % count)
-    if count < SET_ASIDE_AFTER:
+    if count < _SET_ASIDE_AFTER:
         return None
     for name in ("game.sav", "game.json"):     # and older firmware's save
         try:

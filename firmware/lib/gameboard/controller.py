@@ -9,7 +9,7 @@ whether a disk is on its hex, never which face is up, so:
 
 A disk slid across the board closes the switches it passes. A placement is therefore played at
 once (so its flips and the next legal moves light up within milliseconds) but stays tentative
-until the disk has rested SETTLE_MS; a disk that leaves earlier withdraws it, and only settled
+until the disk has rested _SETTLE_MS; a disk that leaves earlier withdraws it, and only settled
 placements are saved or reported to the host as moves.
 
 The board is `ready` for the next placement only when every hex agrees with the game; only
@@ -30,8 +30,8 @@ except ImportError:
     def const(x):
         return x
 
-SETTLE_MS = const(300)       # a placement counts once its disk has rested this long
-TAKEBACK_HOLD_MS = const(1500)  # holding the last-placed disk off its hex takes the move back
+_SETTLE_MS = const(300)      # a placement counts once its disk has rested this long
+_TAKEBACK_HOLD_MS = const(1500)  # holding the last-placed disk off its hex takes the move back
 _TAP_MS = const(700)          # lifting it and putting it back within this is a penalty claim
 _SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
 _FLASH_MS = const(600)        # brief feedback on one hex
@@ -180,14 +180,14 @@ class Controller:
                 self.suspect[c] = 1 if self.present[c] and not cells[c] else 0
             self._report_startup()
             self._try_place(now)
-        if self.tentative != NONE and elapsed(now, self.placed_at) >= SETTLE_MS:
+        if self.tentative != NONE and elapsed(now, self.placed_at) >= _SETTLE_MS:
             self.tentative = NONE
             self.dirty = True
             self.save_due = True
             self._report_move()
             self._try_place(now)   # a disk put down meanwhile is the next placement
         if (self.lifted_last and self.phase == PLAY and
-                elapsed(now, self.lifted_at) >= TAKEBACK_HOLD_MS):
+                elapsed(now, self.lifted_at) >= _TAKEBACK_HOLD_MS):
             self.lifted_last = False
             self._undo(now, "held")
         if (self.setting_cell != NONE and not self.setting_done and self._pregame() and

@@ -21,10 +21,10 @@ except ImportError:
     def const(x):
         return x
 
-SHOW_FLIPS_MS = const(900)   # a placement's flips blink this long before they turn
-PAUSE_MS = const(1200)       # then the board rests before the next side thinks
-RESULT_MS = const(5000)      # a finished game's result stays this long
-DEMO_LEVEL = 3
+_SHOW_FLIPS_MS = const(900)   # a placement's flips blink this long before they turn
+_PAUSE_MS = const(1200)       # then the board rests before the next side thinks
+_RESULT_MS = const(5000)      # a finished game's result stays this long
+_DEMO_LEVEL = const(3)
 
 _THINK = const(0)
 _FLIPS = const(1)
@@ -80,8 +80,8 @@ class Demo(NotPlaying):
         if self.stage == _THINK:
             if self.search is None:
                 from iago import games
-                self.search = games.search(game, DEMO_LEVEL, seed=self.seed + game.ply(),
-                                           nodes=self.layout.board_nodes[DEMO_LEVEL - 1])
+                self.search = games.search(game, _DEMO_LEVEL, seed=self.seed + game.ply(),
+                                           nodes=self.layout.board_nodes[_DEMO_LEVEL - 1])
             if self.search.step(self.layout.think_nodes):
                 cell = self.search.best()
                 self.search = None
@@ -91,7 +91,7 @@ class Demo(NotPlaying):
                 for c in game.last_flips():
                     self._flipped[c] = 1
                 self._enter(_FLIPS, now)
-        elif self.stage == _FLIPS and elapsed(now, self.since) >= SHOW_FLIPS_MS:
+        elif self.stage == _FLIPS and elapsed(now, self.since) >= _SHOW_FLIPS_MS:
             for c in range(self.n):
                 self._flipped[c] = 0
             self._enter(_RESULT if game.is_game_over() else _PAUSE, now)
@@ -100,9 +100,9 @@ class Demo(NotPlaying):
                 self.outbox.append({"event": "demo_game_over",
                                     "winner": iago.side_name(outcome.winner),
                                     "dark": outcome.dark_score, "light": outcome.light_score})
-        elif self.stage == _PAUSE and elapsed(now, self.since) >= PAUSE_MS:
+        elif self.stage == _PAUSE and elapsed(now, self.since) >= _PAUSE_MS:
             self._enter(_THINK, now)
-        elif self.stage == _RESULT and elapsed(now, self.since) >= RESULT_MS:
+        elif self.stage == _RESULT and elapsed(now, self.since) >= _RESULT_MS:
             self._new_game(now)
             self.dirty = True
 

@@ -20,9 +20,10 @@ except ImportError:
 # After a row line goes low, a column's pull-up (about 50 kOhm) must discharge the wiring
 # through the closed switch, and a column released by the previous row must charge back up:
 # microseconds for a board's worth of wire and diodes. 10 us a row keeps a scan near 0.3 ms.
-SETTLE_US = const(10)
-WDT_MAX_MS = const(8388)   # the RP2040 watchdog's longest timeout
-GPIO_IN = 0xD0000004       # RP2040 SIO register: the levels of GP0-29, one bit each
+# Private consts are inlined: no global and no interned name on a Pico.
+_SETTLE_US = const(10)
+_WDT_MAX_MS = const(8388)   # the RP2040 watchdog's longest timeout
+_GPIO_IN = const(0xD0000004)   # RP2040 SIO register: the levels of GP0-29, one bit each
 
 
 class ReedMatrix:
@@ -43,7 +44,6 @@ class ReedMatrix:
         self._shift = first if consecutive else -1
         self._mask = (1 << len(col_pins)) - 1
         self._mem32 = machine.mem32
-        self._gpio_in = GPIO_IN
 
     def scan(self, into):
         """Fill `into` (a bytearray of the board map's `lines`, 8 for the usual matrix) with
@@ -52,13 +52,12 @@ class ReedMatrix:
         shift = self._shift
         mask = self._mask
         mem32 = self._mem32
-        gpio_in = self._gpio_in
         r = 0
         for row in self.rows:
             row(0)
-            time.sleep_us(SETTLE_US)
+            time.sleep_us(_SETTLE_US)
             if shift >= 0:
-                bits = ~(mem32[gpio_in] >> shift) & mask
+                bits = ~(mem32[_GPIO_IN] >> shift) & mask
             else:
                 bits = 0
                 bit = 1
@@ -117,7 +116,7 @@ class Watchdog:
 
     def __init__(self, timeout_ms):
         global _watchdog
-        self.wdt = machine.WDT(timeout=min(timeout_ms, WDT_MAX_MS))
+        self.wdt = machine.WDT(timeout=min(timeout_ms, _WDT_MAX_MS))
         self.feed = self.wdt.feed
         _watchdog = self.wdt
 

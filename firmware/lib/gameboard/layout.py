@@ -6,12 +6,10 @@ for a square map, so the hex board never holds its code. The board map's "geomet
 chooses (docs/board.md, hardware/board-map.md).
 """
 
-from gameboard.settings import NAMES as SETTING_NAMES
+from gameboard.settings import NAMES
 
-# Iago's engine on a Pico: level 5's 1,800 positions take 1,881 ms at worst, 32 about 30-40 ms
-# (tests/bench/pico_computer.py; docs/engine.md).
-BOARD_NODES = (40, 80, 250, 700, 1800)
-THINK_NODES = 32
+_SETTING_CELLS = b"\x00\x01\x02\x03\x04\x05\x0a"
+_CORNERS = b"\x00\x04\x1a\x22\x38\x3c"
 
 
 class Layout:
@@ -39,14 +37,16 @@ class Layout:
             self.grid = hexgrid
             self.cells = hexgrid.CELLS
             self.size = 9
-            parse = hexgrid.parse_cell
-            self.setting_cells = tuple(parse(n) for n in ("A1", "A2", "A3", "A4", "A5", "B1",
-                                                          "B6"))
-            self.corners = tuple(parse(n) for n in ("A1", "A5", "E1", "E9", "I5", "I9"))
+            # As numbers, not parsed names: each name, and each letter or digit parsing it
+            # takes apart, would stay interned on a Pico (tests/test_board_maps.py checks them).
+            self.setting_cells = _SETTING_CELLS    # A1-A5, B1, B6
+            self.corners = _CORNERS                # A1, A5, E1, E9, I5, I9
             self.demo_cell = hexgrid.CENTRE
             self.reserved = False    # E5 is never a legal first placement anyway
-            self.board_nodes = BOARD_NODES
-            self.think_nodes = THINK_NODES
+            # Iago's engine on a Pico: level 5's 1,800 positions take 1,881 ms at worst, 32
+            # about 30-40 ms (tests/bench/pico_computer.py; docs/engine.md).
+            self.board_nodes = (40, 80, 250, 700, 1800)
+            self.think_nodes = 32
         self.flip = self.module.Board.FLIP
         self.cell_name = self.grid.cell_name
         self.parse_cell = self.grid.parse_cell
@@ -56,7 +56,7 @@ class Layout:
         cells = self.setting_cells
         for i in range(len(cells)):
             if cells[i] == cell:
-                return SETTING_NAMES[i]
+                return NAMES[i]
         return None
 
     def new_board(self, settings):

@@ -4,7 +4,7 @@ The board sends every controller event as `{"v": 2, "event": ...}` and answers e
 `{"cmd": ..., "id": optional}` with `{"v": 2, "reply": cmd, "ok": true, ...}` or
 `{"v": 2, "reply": cmd, "ok": false, "error": "..."}`. A malformed or unknown message gets an
 error reply and never disturbs the game. Bytes are fed in as they arrive, so reading the port
-never blocks the scan loop; a line longer than MAX_LINE is dropped with an error.
+never blocks the scan loop; a line longer than _MAX_LINE is dropped with an error.
 """
 
 import json
@@ -18,7 +18,7 @@ except ImportError:
         return x
 
 _VERSION = const(2)         # of the protocol (docs/protocol.md)
-MAX_LINE = 512
+_MAX_LINE = const(512)
 
 
 class Link:
@@ -32,7 +32,7 @@ class Link:
             self.info[key] = info[key]
         self.selftest = None             # set by the app: starts the self-test
         self.demo = None                 # set by the app: starts the demo
-        self._line = bytearray(MAX_LINE)
+        self._line = bytearray(_MAX_LINE)
         self._length = 0
         self._overflow = False
         # Set by the first `stats` command: [ticks_us of the switch closing being timed or
@@ -45,13 +45,13 @@ class Link:
             if byte == 10:  # newline
                 if self._overflow:
                     self._send({"v": _VERSION, "reply": None, "ok": False,
-                                "error": "line longer than %d bytes dropped" % MAX_LINE})
+                                "error": "line longer than %d bytes dropped" % _MAX_LINE})
                 elif self._length:
                     self.handle(bytes(self._line[:self._length]), now)
                 self._length = 0
                 self._overflow = False
             elif byte != 13:
-                if self._length < MAX_LINE:
+                if self._length < _MAX_LINE:
                     self._line[self._length] = byte
                     self._length += 1
                 else:

@@ -19,8 +19,7 @@ from iago import hexgrid
 from iago import searchcore
 from iago.searchcore import (GREEDY, PLAYERS, RANDOM, WIN,  # noqa: F401  (engine.WIN, ...)
                              Lcg, mix_seed)
-from iago.rules import (CAPTIVE, COUNT, FORCED_CAPTURE, MOVES, RELEASE_ON, SCRATCH_SIZE,
-                        generate)
+from iago.rules import CAPTIVE, COUNT, generate
 
 try:
     from micropython import const
@@ -32,7 +31,7 @@ except ImportError:
 # is one position visited by the search (one placement made). Nodes, not time, make a level,
 # so a level plays the same moves on every machine; `make bench` gives nodes/s for the Pico
 # estimate. The board caps level 5 lower to keep a move within 2 s on a Pico
-# (gameboard.layout.BOARD_NODES); 4,000 nodes is what beats random play 99% of the time
+# (the hex Layout's board_nodes, gameboard/layout.py); 4,000 nodes is what beats random play 99% of the time
 # (docs/engine.md: 2,000 gave 98.75% over 800 games, 4,000 99.3% over 1,000).
 LEVELS = {
     1: (40, 1, 16),
@@ -43,6 +42,11 @@ LEVELS = {
 }
 
 _INF = const(1000000)     # searchcore.INF, a constant in the walk
+# The move generators' contract (iago.movegen; tests check that the copies agree).
+_MOVES = const(122)
+_SCRATCH_SIZE = const(183)
+_RELEASE_ON = const(4)
+_FORCED_CAPTURE = const(8)
 _CELLS = const(61)
 _NO_CELL = const(255)
 _CENTRE = hexgrid.CENTRE
@@ -273,8 +277,8 @@ class Search(searchcore.Scaffold):
         rules = board.rules
         self._count = rules.scoring == COUNT
         self._release = rules.release
-        self._mode = (RELEASE_ON if rules.release else 0) | (
-            FORCED_CAPTURE if rules.forced_capture else 0)
+        self._mode = (_RELEASE_ON if rules.release else 0) | (
+            _FORCED_CAPTURE if rules.forced_capture else 0)
         self._cells = bytearray(board._cells)
         self._side = board.turn
         self._empty0 = board._empty_inner
@@ -311,7 +315,7 @@ class Search(searchcore.Scaffold):
                 root[i], root[j] = root[j], root[i]
         self._stacks(plies, depth_limit if depth_limit < plies else plies, bonus)
         m = self._max_depth + 1
-        self._scratch = bytearray(SCRATCH_SIZE)
+        self._scratch = bytearray(_SCRATCH_SIZE)
         self._mv = bytearray(128)                 # the ordered moves of each ply (grows)
         self._mbase = [0] * (m + 1)               # ply p's moves: mv[mbase[p]:mbase[p + 1]]
         self._fstart = [0] * (m + 1)              # ply p's flips: fl[fstart[p]:fstart[p + 1]]
@@ -391,7 +395,7 @@ class Search(searchcore.Scaffold):
                     if n > 1:
                         self._order(base, n, ply)
                     else:
-                        mv[base] = scratch[MOVES]
+                        mv[base] = scratch[_MOVES]
                     mbase[ply + 1] = base + n
                     mi[ply] = 0
                     best[ply] = -_INF
@@ -444,7 +448,7 @@ class Search(searchcore.Scaffold):
         first, then the two killers, then cell order. (Sorting by a history table saved
         about 5% of the nodes but cost four times the time on a Pico.)"""
         mv = self._mv
-        mv[base:base + n] = memoryview(self._scratch)[MOVES:MOVES + n]
+        mv[base:base + n] = memoryview(self._scratch)[_MOVES:_MOVES + n]
         end = base + n
         front = base
         killer = self._killer
@@ -472,10 +476,10 @@ def candidate_moves(board):
     if board.is_game_over():
         return []
     if board.rules.penalty and not board.has_free_placement():
-        scratch = bytearray(SCRATCH_SIZE)
-        mode = board.turn | FORCED_CAPTURE | (RELEASE_ON if board.rules.release else 0)
+        scratch = bytearray(_SCRATCH_SIZE)
+        mode = board.turn | _FORCED_CAPTURE | (_RELEASE_ON if board.rules.release else 0)
         n = generate(board._cells, scratch, mode)
-        return list(scratch[MOVES:MOVES + n])
+        return list(scratch[_MOVES:_MOVES + n])
     return list(board._legal())
 
 

@@ -55,8 +55,8 @@ INNER_AREA = bytes(c for c in range(CELLS) if not IS_OUTER[c])
 def parse_cell(name):
     """'E5' -> 30. Lower case is accepted; raises InvalidCellError."""
     text = name.strip().upper() if isinstance(name, str) else ""
-    if len(text) == 2 and text[0] in ROWS and "1" <= text[1] <= "9":
-        cell = cell_at(ROWS.index(text[0]), int(text[1]))
+    if len(text) == 2 and text[:1] in ROWS and "1" <= text[1:] <= "9":
+        cell = cell_at(ROWS.index(text[:1]), int(text[1:]))
         if cell != NO_CELL:
             return cell
     raise InvalidCellError("not a cell of the board: %r (cells are A1-A5 ... I5-I9)" % (name,))
@@ -65,7 +65,9 @@ def parse_cell(name):
 def cell_name(cell):
     """30 -> 'E5'; raises InvalidCellError for anything but an int 0-60."""
     if isinstance(cell, int) and 0 <= cell < CELLS:
-        return ROWS[ROW_OF[cell]] + str(NUMBER_OF[cell])
+        row = ROW_OF[cell]
+        # A slice, not ROWS[row]: MicroPython interns a one-character string got by index.
+        return ROWS[row:row + 1] + str(NUMBER_OF[cell])
     raise InvalidCellError("not a cell index: %r (cells are 0-60)" % (cell,))
 
 

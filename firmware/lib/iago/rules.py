@@ -29,17 +29,16 @@ PRODUCT = "product"
 CENTRE_DISK = "centre disk"
 CENTRE_CAPTIVE = "centre captive"
 
+# Private consts are inlined: no global and no interned name on a Pico. hexgrid's tables are
+# read through the module (a global alias would cost a name); tests check the numbers.
 _CELLS = const(61)
-_CENTRE = hexgrid.CENTRE
-_NEIGHBOURS = hexgrid.NEIGHBOURS
-_NO_CELL = hexgrid.NO_CELL
-_OUTER_OR_CENTRE = hexgrid.OUTER_OR_CENTRE
-_IS_OUTER = hexgrid.IS_OUTER
-# The contract of the move generators (iago.movegen keeps the same values).
-MOVES = const(122)
-SCRATCH_SIZE = const(183)
-RELEASE_ON = const(4)
-FORCED_CAPTURE = const(8)
+_CENTRE = const(30)     # hexgrid.CENTRE, E5
+_NO_CELL = const(255)   # hexgrid.NO_CELL
+# The contract of the move generators (iago.movegen and iago.engine keep the same values).
+_MOVES = const(122)
+_SCRATCH_SIZE = const(183)
+_RELEASE_ON = const(4)
+_FORCED_CAPTURE = const(8)
 
 try:
     # On MicroPython with a native emitter the viper kernel is chosen (about 20x faster on a
@@ -62,7 +61,7 @@ def _walk(cell, stop, d, out):
     """Append the cells from `cell` up to `stop` (excluded) in direction d."""
     while cell != stop:
         out.append(cell)
-        cell = _NEIGHBOURS[cell * 6 + d]
+        cell = hexgrid.NEIGHBOURS[cell * 6 + d]
 
 
 def new_board(rules=None):
@@ -146,7 +145,7 @@ class Board:
     def __init__(self, text=None, rules=None):
         self.rules = rules if rules is not None else STANDARD
         self._cells = bytearray(_CELLS)
-        self._scratch = bytearray(SCRATCH_SIZE)
+        self._scratch = bytearray(_SCRATCH_SIZE)
         self.turn = DARK
         self._penalty = 0
         self._empty_inner = 37
@@ -199,9 +198,9 @@ class Board:
     def _mode(self, forced):
         mode = self.turn
         if self.rules.release:
-            mode |= RELEASE_ON
+            mode |= _RELEASE_ON
         if forced:
-            mode |= FORCED_CAPTURE
+            mode |= _FORCED_CAPTURE
         return mode
 
     def _legal(self):
@@ -218,7 +217,7 @@ class Board:
         # Under the penalty option every placement Loose rules allow is accepted.
         scratch = self._scratch
         n = generate(cells, scratch, self._mode(self.rules.forced_capture and not self.rules.penalty))
-        return list(scratch[MOVES:MOVES + n])
+        return list(scratch[_MOVES:_MOVES + n])
 
     def count_moves(self):
         """How many placements are legal, without building a list (perft's bulk count)."""
@@ -248,7 +247,8 @@ class Board:
 
     def _collect(self, cell, captured, released):
         cells = self._cells
-        nb = _NEIGHBOURS
+        nb = hexgrid.NEIGHBOURS
+        outer_or_centre = hexgrid.OUTER_OR_CENTRE
         side = self.turn
         opp = side ^ 3
         release = self.rules.release
@@ -266,7 +266,7 @@ class Board:
                 while x != _NO_CELL and cells[x] & CAPTIVE:
                     x = nb[x * 6 + d]
                 if (x != _NO_CELL and cells[x] == side and
-                        (_OUTER_OR_CENTRE[cell] or _OUTER_OR_CENTRE[x])):
+                        (outer_or_centre[cell] or outer_or_centre[x])):
                     _walk(first, x, d, released)
 
     # --- making moves ------------------------------------------------------------------
@@ -277,7 +277,7 @@ class Board:
             return False
         scratch = self._scratch
         n = generate(self._cells, scratch, self._mode(True))
-        for i in range(MOVES, MOVES + n):
+        for i in range(_MOVES, _MOVES + n):
             if scratch[i] == cell:
                 return False
         return True
@@ -296,7 +296,7 @@ class Board:
         for i in range(2, len(undo)):
             cells[undo[i]] ^= CAPTIVE
         cells[cell] = self.turn
-        if not _IS_OUTER[cell]:
+        if not hexgrid.IS_OUTER[cell]:
             self._empty_inner -= 1
         # One small bytes object a placement: the cell, the penalty state before, the flips.
         self._stack.append(bytes(undo))
@@ -313,7 +313,7 @@ class Board:
         for i in range(2, len(undo)):
             cells[undo[i]] ^= CAPTIVE
         cells[cell] = 0       # EMPTY, folded: pop is on the search's hot path
-        if not _IS_OUTER[cell]:
+        if not hexgrid.IS_OUTER[cell]:
             self._empty_inner += 1
         self._penalty = undo[1]
         self.turn ^= 3
@@ -383,9 +383,10 @@ class Board:
         """(face-up disks of `side` in the inner area, in the outer area)."""
         inner = outer = 0
         cells = self._cells
+        is_outer = hexgrid.IS_OUTER
         for c in range(_CELLS):
             if cells[c] == side:
-                if _IS_OUTER[c]:
+                if is_outer[c]:
                     outer += 1
                 else:
                     inner += 1
