@@ -77,16 +77,16 @@ class LedOutput:
         self._level = bytearray(256)
         self._brightness = -1
         self.brightness = brightness
+        # The board map's names: each new attribute name stays interned on a Pico.
         self.current_budget_ma = boardmap.current_budget_ma
-        self._idle_ma = boardmap.led_idle_ma * count
-        self._ma_per_channel = boardmap.led_ma_per_channel
+        self.led_idle_ma = boardmap.led_idle_ma * count      # the whole chain's
+        self.led_ma_per_channel = boardmap.led_ma_per_channel
         # The largest sum of wire channel values the budget allows (never more than all lit).
-        self._allowed = min(count * 3 * 255,
-                            (self.current_budget_ma - self._idle_ma) * 255 // self._ma_per_channel)
+        self._allowed = min(count * 3 * 255, (self.current_budget_ma - self.led_idle_ma) * 255
+                            // self.led_ma_per_channel)
         self._sent = False       # the first render always counts as a change
         self.scale = _UNSCALED
-        self.ma = self._idle_ma
-        self.unscaled_ma = self._idle_ma
+        self.ma = self.unscaled_ma = self.led_idle_ma
 
     @property
     def brightness(self):
@@ -105,8 +105,8 @@ class LedOutput:
             x = (gamma[v] * value + 32767) // _FULL
             level[v] = x if x or not value else 1
 
-    def light(self, cell, palette_rgb, colour):
-        """Set `cell` in `wire` to `colour` of `palette_rgb`, at the brightness and cap scale
+    def light(self, cell, rgb, colour):
+        """Set `cell` in `wire` to `colour` of the palette `rgb`, at the brightness and cap scale
         of the last render, and return `wire`: a placed disk's hex is sent before its frame is
         composed. Allocates nothing. `wire` is written in place: the LED write has returned
         by then (it blocks), and the next render compares with what the LEDs show."""
@@ -117,7 +117,7 @@ class LedOutput:
         k = colour * 3
         i = cell * 3
         for channel in range(3):
-            value = level[palette_rgb[k + channel]]
+            value = level[rgb[k + channel]]
             if scale != _UNSCALED:
                 value = (value * scale) >> _SCALE_BITS
             wire[dest[i + channel]] = value
@@ -126,10 +126,6 @@ class LedOutput:
     def level(self, value):
         """The wire value of a frame value at the current brightness, before the cap."""
         return self._level[value]
-
-    def _ma(self, channel_sum):
-        # Rounded up, so the estimate never undercounts.
-        return self._idle_ma + (channel_sum * self._ma_per_channel + 254) // 255
 
     def render(self):
         """Compose `wire` from `frame`; True if `wire` changed (or was never rendered before).
@@ -143,8 +139,11 @@ class LedOutput:
             scale = (self._allowed << _SCALE_BITS) // total
             shown = scale_wire(out, scale)
         self.scale = scale
-        self.unscaled_ma = self._ma(total)
-        self.ma = self._ma(shown)
+        # Rounded up, so the estimate never undercounts.
+        idle = self.led_idle_ma
+        per_channel = self.led_ma_per_channel
+        self.unscaled_ma = idle + (total * per_channel + 254) // 255
+        self.ma = idle + (shown * per_channel + 254) // 255
         if self._sent and out == self.wire:
             return False
         self._sent = True

@@ -31,15 +31,17 @@ STARTUP_MS = const(900)      # the light check at power-on
 
 FACE_COLOUR = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, palette.OFF,
                      palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
-# How the rules hex (A1) shows standard, loose, simple and loose+simple before a game.
-_RULES_COLOUR = (palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_CAPTIVE)
-# The computer hex (B1): off, dark or light; the level hex (B6): levels 1-5.
-_COMPUTER_COLOUR = (palette.SETTING_OFF, palette.DARK, palette.LIGHT)
-_LEVEL_COLOUR = (palette.HINT_DARK, palette.HINT_LIGHT, palette.DARK, palette.LIGHT, palette.WIN)
+# Before a game, from 0: how the rules hex (A1) shows standard, loose, simple and
+# loose+simple; from 4 the computer hex (B1): off, dark or light; from 7 the level hex (B6):
+# levels 1-5. One table: each global name stays interned on a Pico.
+_SETTING_COLOURS = bytes((palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_CAPTIVE,
+                          palette.SETTING_OFF, palette.DARK, palette.LIGHT,
+                          palette.HINT_DARK, palette.HINT_LIGHT, palette.DARK, palette.LIGHT,
+                          palette.WIN))
 # Per-cell flags: a settings cell (or a square board's demo square: before the first
 # placement neither is a placement), a corner (shows whose turn it is).
 SETTINGS_HEX = const(1)
-CORNER = const(2)
+_CORNER = const(2)
 _WRAP = const(0x3FFFFFFF)
 
 
@@ -52,7 +54,7 @@ def special_cells(layout):
     if layout.reserved:
         out[layout.demo_cell] |= SETTINGS_HEX
     for c in layout.corners:
-        out[c] |= CORNER
+        out[c] |= _CORNER
     return bytes(out)
 
 
@@ -167,7 +169,7 @@ def compose(view, now):
             colour = off
         elif show_hints and hint[c]:
             colour = turn_hint
-        elif special[c] & CORNER:
+        elif special[c] & _CORNER:
             colour = turn_hint if pulse else (palette.ERROR if fault_pulse else off)
         else:
             colour = off
@@ -190,7 +192,7 @@ def _setting_colour(view, c):
     s = view.settings
     which = view.layout.setting_at(c)
     if which == "rules":
-        return _RULES_COLOUR[RULE_CHOICES.index(s.rules)]
+        return _SETTING_COLOURS[RULE_CHOICES.index(s.rules)]
     if which == "penalty":
         return palette.SETTING_ON if s.penalty else palette.SETTING_OFF
     if which == "hints":
@@ -200,7 +202,7 @@ def _setting_colour(view, c):
     if which == "palette":
         return palette.SETTING_ON if s.palette else palette.SETTING_OFF
     if which == "computer":
-        return _COMPUTER_COLOUR[s.computer_side()]
+        return _SETTING_COLOURS[4 + s.computer_side()]
     if which == "level":
-        return _LEVEL_COLOUR[s.level - 1]
+        return _SETTING_COLOURS[6 + s.level]
     return palette.OFF          # the demo square

@@ -18,16 +18,20 @@ from iago.core import COUNT, DARK, EMPTY, LIGHT, LegalMoves, Outcome, perft, sid
 from iago.errors import (IagoError, IllegalMoveError, InvalidCellError,  # noqa: F401
                          InvalidPositionError, InvalidRecordError, InvalidRulesError)
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # type checkers read the lazy names' types here; never run
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# A private const: MicroPython's compiler drops the block below, so none of it reaches a
+# Pico; mypy reads it as true (pyproject.toml: always_true).
+_TYPE_CHECKING = const(0)
+if _TYPE_CHECKING:  # type checkers read the lazy names' types here; never run
     from iago.hexgrid import CELLS, CENTRE, INNER_AREA, OUTER_RING, cell_name, parse_cell  # noqa
     from iago.rules import (CAPTIVE, CENTRE_CAPTIVE, CENTRE_DISK, DARK_CAPTIVE,  # noqa
                             LIGHT_CAPTIVE, PRODUCT, STANDARD, STARTING_TEXT, Board, Rules)
 
-# Iago's names, loaded with Iago's rules on first use of any of them.
-_RULES = ("Board", "Rules", "STANDARD", "STARTING_TEXT", "PRODUCT", "CAPTIVE", "DARK_CAPTIVE",
-          "LIGHT_CAPTIVE", "CENTRE_DISK", "CENTRE_CAPTIVE")
-_HEXGRID = ("CELLS", "CENTRE", "INNER_AREA", "OUTER_RING", "cell_name", "parse_cell")
 
 
 def __getattr__(name):
@@ -40,12 +44,17 @@ def __getattr__(name):
     module's name imports it; `hasattr(iago, "games")` and MicroPython's `dir(iago)`, which
     probe names this way, import modules too: ask sys.modules instead."""
     g = globals()
-    if name in _RULES or name in _HEXGRID:
-        for leaf, names in (("rules", _RULES), ("hexgrid", _HEXGRID)):
+    # Iago's names, loaded with Iago's rules on first use of any of them (local tables: as
+    # globals, their names would stay interned on a Pico).
+    rules = ("Board", "Rules", "STANDARD", "STARTING_TEXT", "PRODUCT", "CAPTIVE", "DARK_CAPTIVE",
+             "LIGHT_CAPTIVE", "CENTRE_DISK", "CENTRE_CAPTIVE")
+    grid = ("CELLS", "CENTRE", "INNER_AREA", "OUTER_RING", "cell_name", "parse_cell")
+    if name in rules or name in grid:
+        for leaf, names in (("rules", rules), ("hexgrid", grid)):
             module = __import__("iago." + leaf, None, None, (leaf,))
             for key in names:
                 g[key] = getattr(module, key)
-        del g["__getattr__"], g["_RULES"], g["_HEXGRID"]
+        del g["__getattr__"]
         return g[name]
     if name[:2] == "__":
         raise AttributeError(name)

@@ -26,7 +26,7 @@ _NEXT = const(1)
 _IDLE = const(3)     # between iterations
 _DONE = const(4)
 
-TYPE_CHECKING = False
+_TYPE_CHECKING = const(0)    # see iago/__init__.py
 
 
 class Lcg:
@@ -86,7 +86,7 @@ class Scaffold:
     RESULT = Result
     NOISY_SCORE = False
 
-    if TYPE_CHECKING:   # an engine's own parts, for type checkers; a Pico never runs this
+    if _TYPE_CHECKING:   # an engine's own parts, for type checkers; a Pico never runs this
         def _run(self, stop): ...
 
         def _root_moves(self, root): ...
