@@ -1,15 +1,14 @@
-"""The Pico's hardware, and the only module that imports machine or neopixel.
+"""The Pico's hardware, and the only module that imports machine.
 
 Everything here is thin: pins come from the board map, and what the values mean is decided
 in debounce.py, leds.py and the controller. The simulator runs this same file on fakes of
-machine, neopixel and time (host_sim/fakes).
+machine and time (host_sim/fakes).
 """
 
 import json
 import time
 
 import machine
-import neopixel
 
 try:
     from micropython import const
@@ -77,19 +76,18 @@ class Pixels:
     """The LED chain on one GPIO."""
 
     def __init__(self, pin, count, bpp=3):
-        self.np = neopixel.NeoPixel(machine.Pin(pin, machine.Pin.OUT), count, bpp=bpp)
+        self.pin = machine.Pin(pin, machine.Pin.OUT)
+        self.size = count * bpp
 
     def show(self, wire):
         """Send `wire` (bytes in chain and colour order, count * bpp long) to the LEDs.
 
-        The NeoPixel object is pointed at `wire` instead of copying into its own buffer:
-        no copy, and no slice object (which MicroPython 1.22 allocates)."""
-        np = self.np
-        if np.buf is not wire:
-            if len(wire) != len(np.buf):
-                raise ValueError("the LED chain takes %d bytes, not %d" % (len(np.buf), len(wire)))
-            np.buf = wire
-        np.write()
+        Straight through machine.bitstream, as MicroPython's neopixel module sends its own
+        buffer: no copy, and neither that module nor its buffer in the heap (about 0.5 KB)."""
+        if len(wire) != self.size:
+            raise ValueError("the LED chain takes %d bytes, not %d" % (self.size, len(wire)))
+        # WS2812 at 800 kHz: high and low times (ns) of a 0 bit, then of a 1 bit.
+        machine.bitstream(self.pin, 0, (400, 850, 800, 450), wire)
 
 
 class Buttons:
