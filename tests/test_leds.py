@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameboard.boardmap import check
-from gameboard.leds import LedOutput
+from gameboard.leds import LedOutput, gamma_table
 
 DEFAULT_MAP = Path(__file__).resolve().parent.parent / "hardware" / "board.json"
 DATA = json.loads(DEFAULT_MAP.read_text())
@@ -39,14 +39,12 @@ def lit(leds, cell, rgb):
     leds.frame[cell * 3:cell * 3 + 3] = bytes(rgb)
 
 
-def test_levels_at_full_brightness_follow_the_gamma_curve():
-    leds = LedOutput(BMAP)
-    levels = [leds.level(v) for v in range(256)]
-    assert levels[0] == 0 and levels[255] == 255 and min(levels[1:]) == 1
-    assert all(a <= b for a, b in zip(levels, levels[1:]))
-    assert levels[128] < 255 * 0.2        # mid-grey asks for about a sixth of the light
-    for v in (64, 128, 200):
-        assert abs(levels[v] - 255 * (v / 255) ** 2.6) <= 1
+def test_gamma_table():
+    table = gamma_table()
+    assert table[0] == 0 and table[255] == 65535
+    assert all(a <= b for a, b in zip(table, table[1:]))
+    assert table[128] < 65535 * 0.2       # mid-grey asks for about a sixth of the light
+    assert abs(table[128] - 65535 * (128 / 255) ** 2.6) <= 1
 
 
 def test_brightness_orders_levels_and_scales_light():

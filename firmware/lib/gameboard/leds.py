@@ -35,6 +35,14 @@ except (ImportError, SyntaxError):
     from gameboard._ledplain import render_wire, scale_wire
 
 
+def gamma_table(gamma=GAMMA):
+    """For each frame value 0-255, the LED duty it asks for, 0-65535."""
+    table = array.array("H", [0] * 256)
+    for v in range(256):
+        table[v] = int(_FULL * (v / 255) ** gamma + 0.5)
+    return table
+
+
 class LedOutput:
     """Turns `frame` (bytearray(count * 3), RGB in cell order) into `wire` (bytes in chain and
     colour order) on `render()`.
@@ -65,7 +73,7 @@ class LedOutput:
         for cell in range(count):
             for channel in range(3):
                 self._dest[cell * 3 + channel] = boardmap.led_of_cell[cell] * bpp + order[channel]
-        self.gamma = gamma
+        self._gamma = gamma_table(gamma)
         self._level = bytearray(256)
         self._brightness = -1
         self.brightness = brightness
@@ -91,12 +99,10 @@ class LedOutput:
         if not 0 <= value <= 255:
             raise ValueError("brightness is 0-255")
         self._brightness = value
-        gamma = self.gamma
+        gamma = self._gamma
         level = self._level
-        # Each frame value's LED duty (0-65535) worked out anew, not kept in a table (0.5 KB
-        # of heap): about 20 ms on a Pico, at start-up and when the brightness changes.
         for v in range(1, 256):
-            x = (int(_FULL * (v / 255) ** gamma + 0.5) * value + 32767) // _FULL
+            x = (gamma[v] * value + 32767) // _FULL
             level[v] = x if x or not value else 1
 
     def light(self, cell, rgb, colour):
