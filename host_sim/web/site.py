@@ -22,10 +22,9 @@ MICROPYTHON = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-
 PAGE_FILES = ("app.js", "link.js", "board.js", "boardworker.js", "style.css")
 # host_sim's modules the page's simulator imports (SimBoard, SimDriver, replay, records, the
 # LED view of a real board) and the page's own; nothing else of the host goes into the page.
+# All of host_sim's fakes go, as SimBoard imports what it needs of them.
 HOST_MODULES = (
     "__init__.py", "render.py", "simboard.py",
-    "fakes/__init__.py", "fakes/install.py", "fakes/machine.py", "fakes/micropython.py",
-    "fakes/mptime.py", "fakes/neopixel.py",
     "web/__init__.py", "web/api.py", "web/records.py", "web/replay.py", "web/ledview.py",
     "web/simdriver.py", "web/ptylink.py",
     "web/inpage/__init__.py", "web/inpage/circuit.py", "web/inpage/pageboard.py",
@@ -47,6 +46,8 @@ def board_files():
             files["/lib/" + path.relative_to(lib).as_posix()] = path.read_text(encoding="utf-8")
     for name in HOST_MODULES:
         files["/lib/host_sim/" + name] = (ROOT / "host_sim" / name).read_text(encoding="utf-8")
+    for path in sorted((ROOT / "host_sim" / "fakes").glob("*.py")):
+        files["/lib/host_sim/fakes/" + path.name] = path.read_text(encoding="utf-8")
     stdlib = ROOT / "host_sim" / "web" / "inpage" / "stdlib"
     for path in sorted(stdlib.glob("*.py")):
         files["/stdlib/" + path.name] = path.read_text(encoding="utf-8")

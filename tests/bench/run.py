@@ -46,6 +46,7 @@ TARGETS = {
     "move_ms_level5": ("ms", 2000.0),
     "board_move_ms_level5": ("ms", 2000.0),
     "place_to_light_max": ("ms", 25.0),
+    "game_place_to_light_max": ("ms", 25.0),
     "place_to_frame_max": ("ms", 8.0),
     "heap_in_play_max": ("B", 64 * 1024),
 }
@@ -172,6 +173,21 @@ def bench_emulated_games(emu_dir):
     pico_games.print_table(results)
 
 
+def bench_circuitpython(cp_dir):
+    """The firmware on an emulated Pico under CircuitPython 9.2.9 (../shared/tools/cpemu):
+    tests/bench/pico_circuitpython.py, an opening, a complete game and the computer's
+    level-5 moves, against the MicroPython targets."""
+    script = str(HERE / "pico_circuitpython.py")
+    env = dict(os.environ, CPEMU=cp_dir)
+    for args in ((), ("--computer",)):
+        proc = subprocess.run([sys.executable, script] + list(args), capture_output=True,
+                              text=True, timeout=7200, env=env)
+        if proc.returncode != 0:
+            print("cp-board: %s" % (proc.stderr.strip().splitlines() or ["failed"])[-1])
+            continue
+        report("cp-board", parse_figures(proc.stdout), pico=True)
+
+
 def bench_engine():
     """tests/bench/engine.py: nodes a second on both interpreters and the match table between
     every pair of players (BENCH_MATCH_GAMES games a pair, default 10; the 200-game figures
@@ -189,6 +205,8 @@ def main():
     bench_cpython()
     bench_unix_micropython()
     bench_engine()
+    # The static site in Chromium: start-up and placement-to-light (issue 16).
+    subprocess.run([sys.executable, str(HERE / "site_page.py")], check=False, timeout=900)
     emu_dir = os.environ.get("RP2EMU")
     if emu_dir:
         bench_emulated_pico(emu_dir)
@@ -202,6 +220,12 @@ def main():
         print("emulated Pico: skipped (the Pico's rules, engine and board figures, and the "
               "complete games at a player's pace); set RP2EMU to a folder set up as "
               "../shared/tools/rp2emu/README.md says (see docs/benchmarks.md)")
+    cp_dir = os.environ.get("CPEMU")
+    if cp_dir:
+        bench_circuitpython(cp_dir)
+    else:
+        print("emulated CircuitPython Pico: skipped; set CPEMU to a folder set up as "
+              "../shared/tools/cpemu/README.md says (docs/circuitpython.md)")
 
 
 if __name__ == "__main__":

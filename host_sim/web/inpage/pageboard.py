@@ -25,6 +25,8 @@ from host_sim.web.api import ApiError
 from host_sim.web.inpage.circuit import PageCircuit
 
 MAX_TURN_MS = 250            # real time lost beyond this (a busy tab) is not caught up
+HAND_ACTIONS = ("place", "lift", "flip")
+CONTACT_MS = 4
 MAX_FAULTS = 3
 
 
@@ -194,6 +196,12 @@ class PageDriver(simdriver.SimDriver):
             if self.stopped:
                 raise ApiError(503, self._stopped_message())
             result = func(body)
+            if action in HAND_ACTIONS:
+                # The hand's disk meets its switch now: the firmware scans it and lights its
+                # hex (two scan periods), and those LEDs go out with the worker's next news.
+                self._advance_to(self.board.clock.us + CONTACT_MS * 1000)
+                self._leds_at = time.perf_counter()
+                self.hub.publish_leds(self._led_hexes())
             self._publish_state()
             reply = {"ok": True}
             reply.update(result)
@@ -203,6 +211,9 @@ class PageDriver(simdriver.SimDriver):
         except Exception as exc:        # a bug here must not stop the board
             self.hub.log("note", "page error on %s: %r" % (action, exc), "page")
             return json.dumps({"ok": False, "status": 500, "error": "internal error: %s" % exc})
+
+    def news(self):
+        return self.hub.news()
 
     def record_json(self):
         try:

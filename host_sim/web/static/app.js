@@ -396,12 +396,13 @@ function whyIllegal(name, state) {
 
 // What the page says instead of the game when what it shows is no longer the present.
 function linkTrouble() {
+  if (board && board.kind === "page" && link.kind === "offline") return ["Stopped", "The board in this page stopped: " + link.text];
   if (link.kind === "offline") return ["Offline", "Offline: the server cannot be reached. The board shown is as it was; the page reconnects by itself."];
   if (link.kind === "stuck") return ["Not responding", "The server is not responding: the board shown may be out of date."];
   if (link.kind === "connecting") return ["Connecting…", "Connecting to the server…"];
-  const board = heartbeat && heartbeat.board;
-  if (board === "stuck") return ["Not responding", "The simulated board is not responding: its thread is stuck."];
-  if (board === "stopped") return ["Stopped", "The simulator stopped after repeated faults: restart iago serve."];
+  const health = heartbeat && heartbeat.board;
+  if (health === "stuck") return ["Not responding", "The simulated board is not responding: its thread is stuck."];
+  if (health === "stopped") return ["Stopped", "The simulator stopped after repeated faults: restart iago serve."];
   return null;
 }
 

@@ -149,8 +149,7 @@ function pageBoard(on) {
         on.notice("The browser's storage is full: the game is not kept across a reload.", true);
       }
     } else if (msg.type === "failed") {
-      on.link({ kind: "offline", text: "stopped" });
-      on.notice("The board in this page could not run: " + msg.error, true);
+      on.link({ kind: "offline", text: msg.error });
     }
   });
   return {

@@ -101,15 +101,19 @@ const handlers = {
     await load();
     restoreFlash(msg.flash);
     driver = pageboard.PageDriver(MAP, msg.disks || "{}", 0);
+    postMessage({ type: "ready" });          // before the first state: a page seeing it may act
     postMessage({ type: "news", news: driver.turn(0) });
-    postMessage({ type: "ready" });
     run();
   },
   async host() {
     await load();
     postMessage({ type: "ready" });
   },
-  act: (msg) => driver.act(msg.action, msg.body),
+  act: (msg) => {
+    const result = driver.act(msg.action, msg.body);
+    postMessage({ type: "news", news: driver.news() });   // what the action lit, at once
+    return result;
+  },
   record: (msg) => (msg.state ? pageboard.state_record(msg.state, msg.site) : driver.record_json()),
   view: (msg) => pageboard.board_view(msg.state),
   leds: (msg) => pageboard.board_leds(msg.state, msg.now, msg.startup),
