@@ -8,15 +8,15 @@ as python-chess's `chess` holds `chess.variant`.
     36
 
 What every game uses comes with the package (`iago.core`: the sides, `Outcome`, `LegalMoves`,
-`perft`, `side_name`; `iago.errors`). Iago's own names (`Board`, `Rules`, `parse_cell`,
+`perft`, `side_name`, `IagoError` and its kinds). Iago's own names (`Board`, `Rules`, `parse_cell`,
 `CELLS`, ...) load `iago.rules` and `iago.hexgrid` on first use, so a board that plays another
 game never holds Iago's rules. The other games are the modules `othello`, `iogame` and
 `numberline`, found by name through `iago.games`.
 """
 
-from iago.core import COUNT, DARK, EMPTY, LIGHT, LegalMoves, Outcome, perft, side_name  # noqa: F401
-from iago.errors import (IagoError, IllegalMoveError, InvalidCellError,  # noqa: F401
-                         InvalidPositionError, InvalidRecordError, InvalidRulesError)
+from iago.core import (COUNT, DARK, EMPTY, LIGHT, IagoError, IllegalMoveError,  # noqa: F401
+                       InvalidCellError, InvalidPositionError, InvalidRecordError,
+                       InvalidRulesError, LegalMoves, Outcome, perft, side_name)
 
 try:
     from micropython import const

@@ -1,5 +1,7 @@
 """What every game of the family uses: the sides and a cell's empty, dark or light byte, the
-result as data (`Outcome`), the legal-move view (`LegalMoves`), `perft` and `side_name`.
+result as data (`Outcome`), the legal-move view (`LegalMoves`), `perft`, `side_name`, and the
+errors raised for bad input (`IagoError` and its kinds; each message names the offending
+token).
 
 Iago's `rules.Board` and the other games' `countgame.CountBoard` both use them, so a board
 playing another game never loads Iago's rules.
@@ -14,6 +16,30 @@ except ImportError:
 EMPTY = const(0)
 DARK = const(1)
 LIGHT = const(2)
+
+class IagoError(ValueError):
+    """Base class of every error raised for bad input."""
+
+
+class InvalidCellError(IagoError):
+    """A cell name or index that is not on the board."""
+
+
+class InvalidPositionError(IagoError):
+    """Position text that cannot be read."""
+
+
+class InvalidRulesError(IagoError):
+    """A rules name that is unknown or combines flags that do not go together."""
+
+
+class IllegalMoveError(IagoError):
+    """A placement the rules do not allow in this position."""
+
+
+class InvalidRecordError(IagoError):
+    """A game record that cannot be read or replayed."""
+
 
 # Outcome.scoring of a game won by the most disks (Iago's simple rules and the other games).
 COUNT = "count"

@@ -10,7 +10,7 @@ the turn passes (`_advance`) and any state the cells cannot show (`_state`/`_set
 """
 
 from iago.core import COUNT, DARK, EMPTY, LIGHT, LegalMoves, Outcome
-from iago.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError
+from iago.core import IllegalMoveError, InvalidPositionError, InvalidRulesError
 
 _CHARS = {DARK: "D", LIGHT: "L"}
 

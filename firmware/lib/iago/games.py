@@ -5,7 +5,7 @@
 Modules are imported on first use, so a board running Iago never pays for Othello's code.
 """
 
-from iago.errors import InvalidRulesError
+from iago.core import InvalidRulesError
 
 GAMES = ("iago", "othello", "io", "numberline")
 DEFAULT = "iago"

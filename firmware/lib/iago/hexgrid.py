@@ -6,7 +6,7 @@ are bytes, not tuples or dicts, because on a Pico every object costs heap (about
 against 10 KB for the same tables as tuples of tuples).
 """
 
-from iago.errors import InvalidCellError
+from iago.core import InvalidCellError
 
 CELLS = 61
 ROWS = "ABCDEFGHI"

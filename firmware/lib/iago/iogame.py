@@ -25,7 +25,7 @@ touches.
 
 from iago import countgame, squaregrid
 from iago.core import DARK, EMPTY, LIGHT, perft  # noqa: F401  (perft re-exported: iogame.perft)
-from iago.errors import InvalidCellError, InvalidPositionError, InvalidRulesError
+from iago.core import InvalidCellError, InvalidPositionError, InvalidRulesError
 
 try:
     from micropython import const

@@ -4,7 +4,7 @@ Cells are ints 0..marks-1 from the lowest number; names are the mark numbers ("2
 in ASCII digits without a sign or leading zero. Nothing here knows the rules of a game.
 """
 
-from iago.errors import InvalidCellError
+from iago.core import InvalidCellError
 
 FIRST = 20
 MARKS = 10

@@ -16,7 +16,7 @@ at the start, `2X3X3 D` with holes on 22 and 26.
 
 from iago import countgame, linegrid
 from iago.core import DARK, EMPTY, LIGHT, perft  # noqa: F401  (perft re-exported: numberline.perft)
-from iago.errors import InvalidPositionError, InvalidRulesError
+from iago.core import InvalidPositionError, InvalidRulesError
 
 try:
     from micropython import const

@@ -18,7 +18,7 @@ side that begins (dark by default, as in tournament Othello).
 
 from iago import countgame, squaregrid
 from iago.core import DARK, EMPTY, LIGHT, perft  # noqa: F401  (perft re-exported: othello.perft)
-from iago.errors import IagoError
+from iago.core import IagoError
 
 GAME = "othello"
 TITLE = "Othello"

@@ -20,7 +20,7 @@ and Position headers, and its board's grid names the cells.
 """
 
 from iago import games
-from iago.errors import IagoError, InvalidRecordError
+from iago.core import IagoError, InvalidRecordError
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _HEADER_ORDER = ("Game", "Event", "Site", "Date", "Dark", "Light", "Rules", "Position",

@@ -8,7 +8,7 @@ CAPTIVE bit, so an undo record is just the placed cell and the flipped cells.
 
 from iago import hexgrid
 from iago.core import COUNT, DARK, EMPTY, LIGHT, LegalMoves, Outcome, side_name  # noqa: F401
-from iago.errors import IllegalMoveError, InvalidPositionError, InvalidRulesError
+from iago.core import IllegalMoveError, InvalidPositionError, InvalidRulesError
 
 try:
     from micropython import const

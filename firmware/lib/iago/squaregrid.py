@@ -5,7 +5,7 @@ a1, b1, ..., then a2, ... Names are as in Othello notation: a file letter and a 
 Nothing here knows the rules of a game; one Grid object per size is built once and shared.
 """
 
-from iago.errors import InvalidCellError
+from iago.core import InvalidCellError
 
 NO_CELL = 255
 FILES = "abcdefghi"
