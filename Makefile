@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: all test typecheck bench soak venv node_modules clean sim deploy repl hardware site
+.PHONY: all test typecheck bench soak venv node_modules clean sim deploy repl hardware cplib site
 all: test
 
 # Python virtualenv with the project (editable) and its dev tools; they include everything
@@ -33,10 +33,35 @@ typings/.installed: $(VENV)/.installed
 		$$($(BIN)/python -m pip freeze | grep -E '^micropython-(rp2|stdlib)-stubs==')
 	touch $@
 
-typecheck: typings/.installed
-	$(BIN)/mypy
+# The Adafruit libraries of pyproject.toml's `circuitpython` list, without their dependencies,
+# in build/circuitpython-lib: the host's CircuitPython fakes run them, deploy copies them.
+cplib: $(VENV)/.installed
+	$(BIN)/python -m host_sim.deploy --libraries
 
-test: venv node_modules typecheck
+# CircuitPython's stubs (circuitpython-stubs, as pinned in the venv) and the Adafruit
+# libraries, laid out as plain modules for mypy's path: the -stubs suffix dropped, so they
+# come before the MicroPython stubs that the venv also holds.
+typings-cp/.installed: $(VENV)/.installed cplib
+	rm -rf typings-cp
+	$(BIN)/python -m pip install --quiet --no-deps --target typings-cp/pkgs \
+		$$($(BIN)/python -m pip freeze | grep -E '^circuitpython-stubs==')
+	for d in typings-cp/pkgs/*-stubs; do n=$${d##*/}; cp -r $$d typings-cp/$${n%-stubs}; done
+	cp -r build/circuitpython-lib/neopixel.py build/circuitpython-lib/adafruit_pixelbuf.py \
+		build/circuitpython-lib/circuitpython_typing typings-cp/
+	printf 'from typing import TypeVar\nT = TypeVar("T")\ndef const(x: T) -> T: ...\n' \
+		> typings-cp/micropython.pyi    # CircuitPython's micropython module: const only
+	touch $@
+
+# The firmware against MicroPython's rp2 stubs, then the CircuitPython layer against
+# circuitpython-stubs (with CPython's typeshed: CircuitPython's time has no ticks either).
+typecheck: typings/.installed typings-cp/.installed
+	$(BIN)/mypy
+	MYPYPATH=firmware/lib:typings-cp $(BIN)/mypy --config-file= --check-untyped-defs \
+		--follow-imports=silent --disable-error-code=var-annotated --disable-error-code=misc \
+		--no-site-packages --python-version 3.11 firmware/code.py firmware/boot.py \
+		firmware/lib/gameboard/cphw.py firmware/lib/gameboard/cpsaves.py
+
+test: venv node_modules typecheck cplib
 	$(BIN)/pytest -q
 
 bench: venv
@@ -65,15 +90,19 @@ sim: $(VENV)/.installed-sim
 site: node_modules
 	$(PYTHON) -m host_sim.web.site build/site
 
-# A Pico running MicroPython 1.22+ on USB (README: "Put the firmware on a Pico").
+# A Pico running MicroPython 1.22+ on USB (README: "Put the firmware on a Pico"), or with
+# RUNTIME=circuitpython one running CircuitPython 9+, its CIRCUITPY drive mounted (DRIVE=...
+# if it is not found). DRY_RUN=1 stages the files and prints what it would do.
 PORT ?= auto
 MAP ?= hardware/board.json
+RUNTIME ?= micropython
 deploy: venv
-	$(BIN)/python -m host_sim.deploy --port $(PORT) --map $(MAP)
+	$(BIN)/python -m host_sim.deploy --runtime $(RUNTIME) --port $(PORT) --map $(MAP) \
+		$(if $(DRIVE),--drive $(DRIVE)) $(if $(DRY_RUN),--dry-run)
 
 repl: venv
 	$(BIN)/mpremote connect $(PORT) repl
 
 clean:
-	rm -rf $(VENV) node_modules typings build *.egg-info .pytest_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) node_modules typings typings-cp build *.egg-info .pytest_cache .mypy_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

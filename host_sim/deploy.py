@@ -1,4 +1,7 @@
-"""`make deploy`: put the firmware on a Pico with mpremote.
+"""`make deploy`: put the firmware on a Pico, with mpremote (MicroPython) or onto its
+CIRCUITPY drive (CircuitPython, `--runtime circuitpython`: see deploy_circuitpython).
+
+MicroPython:
 
 1. Ask the board which MicroPython it runs (bytecode must match: 1.22 reads .mpy v6.2, 1.23
    and newer v6.3).
@@ -12,6 +15,7 @@ Saved games (game.json, games/) and error.log on the board are left alone.
 """
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -20,6 +24,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 PACKAGES = ("iago", "gameboard")
+# Where `make cplib` puts the Adafruit libraries of pyproject's `circuitpython` list.
+LIBRARIES = ROOT / "build" / "circuitpython-lib"
+# Modules for MicroPython alone: its hardware layer and USB transport, and the viper kernels
+# (CircuitPython refuses @micropython.viper; the plain versions beside them load instead).
+MICROPYTHON_ONLY = {"gameboard/hw.py", "gameboard/usbserial.py", "gameboard/_ledkernel.py",
+                    "iago/_kernel.py"}
+# The Adafruit modules the firmware imports on the board; adafruit_pixelbuf is built into
+# CircuitPython for the Pico (in C), so its pure-Python copy stays on the host.
+BOARD_LIBRARIES = ("neopixel.py",)
 
 
 class DeployError(Exception):
@@ -113,6 +126,113 @@ def deploy(port, board_map, dry_run=False):
     print("deployed; the board restarts into its saved game")
 
 
+# --- CircuitPython ---------------------------------------------------------------------------
+
+def circuitpython_requirements():
+    """The `circuitpython` list of pyproject.toml: the Adafruit libraries and their bounds."""
+    import tomllib
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return list(tomllib.load(f)["project"]["optional-dependencies"]["circuitpython"])
+
+
+def circuitpython_libraries(quiet=True):
+    """Install the libraries of circuitpython_requirements() into LIBRARIES, without their
+    dependencies (pyproject.toml says why), unless the ones there were installed for the same
+    list; returns LIBRARIES."""
+    wanted = "\n".join(circuitpython_requirements()) + "\n"
+    stamp = LIBRARIES / ".requirements"
+    if stamp.exists() and stamp.read_text() == wanted:
+        return LIBRARIES
+    if LIBRARIES.exists():
+        shutil.rmtree(LIBRARIES)
+    argv = [sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check",
+            "--target", str(LIBRARIES)] + wanted.split()
+    if quiet:
+        argv.insert(4, "--quiet")
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise DeployError("pip could not install the CircuitPython libraries:\n%s" % (
+            proc.stderr.strip()[-2000:]))
+    stamp.write_text(wanted)
+    return LIBRARIES
+
+
+def stage_circuitpython(out, board_map):
+    """The files for a CircuitPython board in `out`, as they go on its drive; returns their
+    paths relative to it. Source (.py), not .mpy: CircuitPython reads only the bytecode of its
+    own mpy-cross, which no package registry carries; it compiles each module at import."""
+    if out.exists():
+        shutil.rmtree(out)
+    files = []
+    for package in PACKAGES:
+        (out / "lib" / package).mkdir(parents=True)
+        for source in sorted((FIRMWARE / "lib" / package).glob("*.py")):
+            if "%s/%s" % (package, source.name) in MICROPYTHON_ONLY:
+                continue
+            shutil.copy(source, out / "lib" / package / source.name)
+            files.append(Path("lib", package, source.name))
+    libraries = circuitpython_libraries()
+    for name in BOARD_LIBRARIES:
+        shutil.copy(libraries / name, out / "lib" / name)
+        files.append(Path("lib", name))
+    for name in ("code.py", "boot.py"):
+        shutil.copy(FIRMWARE / name, out / name)
+        files.append(Path(name))
+    shutil.copy(board_map, out / "board.json")
+    files.append(Path("board.json"))
+    return files
+
+
+def find_drive():
+    """The CIRCUITPY drive mounted on this computer (the usual places of Linux and macOS)."""
+    found = []
+    for pattern in ("/media/*/CIRCUITPY", "/run/media/*/CIRCUITPY", "/Volumes/CIRCUITPY",
+                    "/media/CIRCUITPY"):
+        found += sorted(Path("/").glob(pattern.lstrip("/")))
+    if len(found) != 1:
+        raise DeployError("%s; name it: make deploy RUNTIME=circuitpython DRIVE=/path/to/"
+                          "CIRCUITPY" % ("no CIRCUITPY drive is mounted" if not found else
+                                         "more than one CIRCUITPY drive: %s" % (
+                                             ", ".join(map(str, found)))))
+    return found[0]
+
+
+def deploy_circuitpython(drive, board_map, dry_run=False):
+    """Stage the firmware and copy it onto the drive: the old lib/iago and lib/gameboard are
+    removed first (a module deleted from the firmware must not linger), the rest replaced.
+    The game in progress lives in microcontroller.nvm, outside the drive; games/ and
+    error.log on the drive are left alone. The drive must be writable from the computer:
+    hold `select` while plugging the board in (firmware/boot.py)."""
+    check_map(board_map)
+    out = ROOT / "build" / "deploy-circuitpython"
+    files = stage_circuitpython(out, board_map)
+    print("staged %d files for CircuitPython in %s" % (len(files), out.relative_to(ROOT)))
+    drive = Path(drive) if drive else (Path("CIRCUITPY") if dry_run else find_drive())
+    if not dry_run:
+        if not (drive / "boot_out.txt").exists():
+            raise DeployError("%s is not a CIRCUITPY drive (it has no boot_out.txt)" % drive)
+        probe = drive / ".iago-write-test"
+        try:
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError:
+            raise DeployError("%s is read-only to this computer: unplug the board, hold "
+                              "`select` and plug it in again (README: CircuitPython)" % drive)
+    for package in PACKAGES:
+        print("remove %s" % (drive / "lib" / package))
+        if not dry_run:
+            shutil.rmtree(drive / "lib" / package, ignore_errors=True)
+    for path in files:
+        print("copy %s -> %s" % (path.as_posix(), drive / path))
+        if not dry_run:
+            (drive / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(out / path, drive / path)
+    if not dry_run and hasattr(os, "sync"):
+        os.sync()       # the writes land on the drive now, not when the computer gets to it
+    print("deployed; unplug the board and plug it in without `select`: it then starts "
+          "its saved game" if not dry_run else "dry run: nothing was copied")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="deploy", description=__doc__.split("\n")[0])
     parser.add_argument("--port", default="auto", help="serial port, e.g. /dev/ttyACM0 "
@@ -120,10 +240,21 @@ def main(argv=None):
     parser.add_argument("--map", default=str(ROOT / "hardware" / "board.json"),
                         help="the board map to install as /board.json")
     parser.add_argument("--dry-run", action="store_true", help="stage the files and print "
-                        "the mpremote commands without running them")
+                        "the mpremote commands (or the copies) without running them")
+    parser.add_argument("--runtime", choices=("micropython", "circuitpython"),
+                        default="micropython", help="the Python the board runs")
+    parser.add_argument("--drive", help="CircuitPython: the board's CIRCUITPY drive "
+                        "(default: the one mounted under /media, /run/media or /Volumes)")
+    parser.add_argument("--libraries", action="store_true", help="only install the "
+                        "CircuitPython libraries into build/circuitpython-lib")
     args = parser.parse_args(argv)
     try:
-        deploy(args.port, Path(args.map), args.dry_run)
+        if args.libraries:
+            print(circuitpython_libraries().relative_to(ROOT))
+        elif args.runtime == "circuitpython":
+            deploy_circuitpython(args.drive, Path(args.map), args.dry_run)
+        else:
+            deploy(args.port, Path(args.map), args.dry_run)
     except DeployError as exc:
         sys.stderr.write("deploy: %s\n" % exc)
         return 2

@@ -59,3 +59,65 @@ def test_a_broken_board_map_is_refused_before_touching_the_board(tmp_path):
     proc = run("--dry-run", "--map", str(path))
     assert proc.returncode == 2
     assert "E5" in proc.stderr and "$ " not in proc.stdout
+
+
+# --- CircuitPython: `make deploy RUNTIME=circuitpython` ----------------------------------------
+
+def test_circuitpython_stage_has_the_source_the_adafruit_library_and_boot_files(tmp_path):
+    out = tmp_path / "cp"
+    files = deploy.stage_circuitpython(out, ROOT / "hardware" / "board.json")
+    names = {p.as_posix() for p in files}
+    assert {"code.py", "boot.py", "board.json", "lib/neopixel.py",
+            "lib/gameboard/cphw.py", "lib/gameboard/cpsaves.py", "lib/iago/rules.py"} <= names
+    # MicroPython's own layer and the viper kernels stay off a CircuitPython board.
+    assert not names & {"lib/" + m for m in deploy.MICROPYTHON_ONLY}
+    assert not {p for p in names if p.endswith(".mpy")}
+    for path in files:
+        assert (out / path).is_file()
+    assert (out / "lib/neopixel.py").read_text() == (deploy.LIBRARIES / "neopixel.py").read_text()
+    assert "class NeoPixel" in (out / "lib/neopixel.py").read_text()
+
+
+def test_circuitpython_libraries_are_the_pinned_ones_without_dependencies():
+    folder = deploy.circuitpython_libraries()
+    wanted = deploy.circuitpython_requirements()
+    assert any(r.startswith("adafruit-circuitpython-neopixel>=") and ",<" in r for r in wanted)
+    assert (folder / ".requirements").read_text().split() == wanted
+    installed = {p.name.split("-")[0] for p in folder.glob("*.dist-info")}
+    assert installed == {"adafruit_circuitpython_neopixel", "adafruit_circuitpython_pixelbuf",
+                         "adafruit_circuitpython_typing"}      # no Adafruit-Blinka
+
+
+def test_circuitpython_dry_run_lists_the_copies_and_touches_no_drive(tmp_path):
+    drive = tmp_path / "CIRCUITPY"
+    proc = run("--runtime", "circuitpython", "--dry-run", "--drive", str(drive))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    removes = [line for line in lines if line.startswith("remove ")]
+    copies = [line for line in lines if line.startswith("copy ")]
+    assert removes == ["remove %s" % (drive / "lib" / p) for p in deploy.PACKAGES]
+    assert "copy code.py -> %s" % (drive / "code.py") in copies
+    assert "copy lib/neopixel.py -> %s" % (drive / "lib" / "neopixel.py") in copies
+    assert lines.index(removes[-1]) < lines.index(copies[0])
+    assert not drive.exists() and "nothing was copied" in proc.stdout
+
+
+def test_circuitpython_deploy_replaces_the_firmware_and_keeps_the_games(tmp_path):
+    drive = tmp_path / "CIRCUITPY"
+    (drive / "lib" / "gameboard").mkdir(parents=True)
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.9 on 2025-01-01; Pico\n")
+    (drive / "lib" / "gameboard" / "gone.py").write_text("# a module the firmware dropped\n")
+    (drive / "games").mkdir()
+    (drive / "games" / "000001.sav").write_text("kept\n")
+    proc = run("--runtime", "circuitpython", "--drive", str(drive))
+    assert proc.returncode == 0, proc.stderr
+    assert not (drive / "lib" / "gameboard" / "gone.py").exists()
+    assert (drive / "lib" / "gameboard" / "app.py").read_text() == (
+        ROOT / "firmware" / "lib" / "gameboard" / "app.py").read_text()
+    assert (drive / "code.py").exists() and (drive / "lib" / "neopixel.py").exists()
+    assert (drive / "games" / "000001.sav").read_text() == "kept\n"
+
+
+def test_circuitpython_deploy_refuses_a_folder_that_is_no_circuitpy_drive(tmp_path):
+    proc = run("--runtime", "circuitpython", "--drive", str(tmp_path))
+    assert proc.returncode == 2 and "boot_out.txt" in proc.stderr

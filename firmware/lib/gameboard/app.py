@@ -401,7 +401,22 @@ def log_exception(saves, exc):
         pass
 
 
-def build(root="/", map_path="/board.json", serial=None, coin=None, restart_after_check=False):
+def hardware():
+    """The hardware layer of the running implementation: gameboard.cphw on CircuitPython,
+    gameboard.hw on MicroPython (and on the host's fakes of it). On CircuitPython it is also
+    bound as gameboard.hw, for the modules that name that one (archive's fault)."""
+    if sys.implementation.name == "circuitpython":
+        import gameboard
+        from gameboard import cphw
+        sys.modules["gameboard.hw"] = cphw
+        gameboard.hw = cphw  # type: ignore[attr-defined]
+        return cphw
+    from gameboard import hw
+    return hw
+
+
+def build(root="/", map_path="/board.json", serial=None, coin=None, restart_after_check=False,
+          hw=None):
     """The App for the board described by the map at `map_path`, with its saves under `root`
     (`coin`: see App); the map's checked copy is kept there too (gameboard/checkedmap.py).
     `restart_after_check` (main's start on a Pico): once the map is checked and its copy kept,
@@ -409,12 +424,17 @@ def build(root="/", map_path="/board.json", serial=None, coin=None, restart_afte
     start that follows a crash or a hang (gameboard/archive.py, count_restart), which may set
     the saved game aside or stop the board with a fault.
 
+    `hw`: the hardware layer (default: hardware()); it may bring its own clock and saves.
+
     Raises boardmap.BoardMapError (a ValueError) if the map is missing, unreadable or wrong.
     A saved game that cannot be read is set aside and reported (`save_error`), never raised.
     """
     import time
 
-    from gameboard import checkedmap, hw
+    from gameboard import checkedmap
+    if hw is None:
+        hw = hardware()
+    clock = getattr(hw, "clock", time)      # CircuitPython's time has no ticks
     root = root if root.endswith("/") else root + "/"
     bmap = checkedmap.load(map_path, root + "board-checked.json")
     if restart_after_check and checkedmap.kept_now:
@@ -431,8 +451,9 @@ def build(root="/", map_path="/board.json", serial=None, coin=None, restart_afte
     if bmap.buttons:
         # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.
         buttons = hw.Buttons([bmap.buttons.get("select"), bmap.buttons.get("confirm")])
-    app = App(bmap, Saves(root), hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
-              hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), time, serial,
+    app = App(bmap, getattr(hw, "saves", Saves)(root),
+              hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
+              hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), clock, serial,
               hw.Watchdog(_WATCHDOG_MS), buttons, coin)
     if report:
         app.link.send_event({"event": "save_error", "error": report})
@@ -451,17 +472,21 @@ def main(root="/", map_path="/board.json"):
     import os
     import time
 
-    from gameboard import hw
-    from gameboard.usbserial import UsbSerial
-    serial = UsbSerial()
+    hw = hardware()
+    if hasattr(hw, "UsbSerial"):
+        serial = hw.UsbSerial()
+    else:
+        from gameboard.usbserial import UsbSerial
+        serial = UsbSerial()
+    clock = getattr(hw, "clock", time)
     root = root if root.endswith("/") else root + "/"
     app = None
     try:
-        app = build(root, map_path, serial, restart_after_check=True)
-        started = time.ticks_ms()
+        app = build(root, map_path, serial, restart_after_check=True, hw=hw)
+        started = clock.ticks_ms()
         left = None
         try:
-            while time.ticks_diff(time.ticks_ms(), started) < 10000:
+            while clock.ticks_diff(clock.ticks_ms(), started) < 10000:
                 app.step()
         except KeyboardInterrupt as exc:
             left = exc      # the REPL takes over (make deploy): not a start that failed

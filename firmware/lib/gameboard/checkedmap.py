@@ -56,9 +56,7 @@ def load(map_path, checked_path):
     try:
         with open(map_path, "rb") as f:
             raw = f.read()
-        hasher = hashlib.sha256(raw)
-        hasher.update(_checker())
-        digest = binascii.hexlify(hasher.digest()).decode()
+        digest = _digest(raw)
         bmap = _read(checked_path, digest)
         if bmap is not None:
             return bmap
@@ -81,6 +79,17 @@ def load(map_path, checked_path):
         return bmap      # a full or read-only flash: the map is checked at every start instead
     kept_now = _read(checked_path, digest) is not None
     return bmap
+
+
+def _digest(raw):
+    """What the checked copy is of: the map's bytes and the checker's code. CircuitPython on a
+    Pico has no SHA-256 (hashlib.new refuses it): a CRC-32 of the same bytes tells a changed
+    map or checker there."""
+    if hasattr(hashlib, "sha256"):
+        hasher = hashlib.sha256(raw)
+        hasher.update(_checker())
+        return binascii.hexlify(hasher.digest()).decode()
+    return "crc32-%08x" % (binascii.crc32(_checker(), binascii.crc32(raw)) & 0xFFFFFFFF)
 
 
 def _crc_line(body):
