@@ -135,7 +135,9 @@ def cmd_score(args):
 
 
 def cmd_serve(args):
+    from host_sim import simboard
     from host_sim.web import server
+    simboard.DEFAULT_RUNTIME = args.runtime     # the simulated board's firmware runtime
     server.main(args)
 
 
@@ -245,6 +247,9 @@ def build_parser():
     from host_sim.web import options as serve_options
     p = sub.add_parser("serve", help=serve_options.HELP, description=serve_options.DESCRIPTION)
     serve_options.add_arguments(p)
+    p.add_argument("--runtime", choices=("micropython", "circuitpython"), default="micropython",
+                   help="simulated board: the Pico's Python, whose hardware layer the firmware "
+                   "runs on (default micropython; docs/circuitpython.md)")
     p.set_defaults(func=cmd_serve)
     return parser
 

@@ -1,8 +1,12 @@
 """A simulated board: the unmodified firmware on fake hardware, with physical disks and hands.
 
 The firmware's own `gameboard.app.build()` makes the App, so everything from the board map to
-the LED bytes runs as on a Pico; only `machine`, `neopixel` and `time` are the fakes of
-host_sim/fakes, and the flash is a folder. The world around the Pico is modelled here: disks
+the LED bytes runs as on a Pico; only the hardware modules are the fakes of host_sim/fakes,
+and the flash is a folder. `runtime` chooses the Pico's firmware: "micropython" (fakes of
+`machine`, `neopixel` and `time`; gameboard.hw) or "circuitpython" (fakes of `board`,
+`digitalio`, `keypad`, `microcontroller`, `supervisor`, `usb_cdc`, `neopixel_write` and `time`
+under the real adafruit-circuitpython-neopixel; gameboard.cphw, the game saved in the fake
+`microcontroller.nvm`). The world around the Pico is modelled here: disks
 (with their faces), players' hands with human timing, switch bounce, crosstalk (a magnet
 briefly closing a neighbour's switch), stuck switches and power cuts.
 
@@ -21,8 +25,9 @@ import tempfile
 from pathlib import Path
 
 import iago
-from host_sim.fakes.install import install
+from host_sim.fakes.install import install, install_circuitpython
 from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, Circuit, MachineReset
+from host_sim.fakes.microcontroller import PowerCut as NvmPowerCut
 from host_sim.fakes.mptime import Clock
 from host_sim.render import turned_faces
 
@@ -30,6 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MAP = ROOT / "hardware" / "board.json"
 HAND_MS = 350          # a hand lifting a disk, turning it and putting it back
 REST_MS = 400          # a placed disk left alone long enough to count
+RUNTIMES = ("micropython", "circuitpython")
+# The runtime of a SimBoard made without one (`iago serve --sim --runtime` sets it).
+DEFAULT_RUNTIME = "micropython"
 
 
 class _PowerCut(Exception):
@@ -62,7 +70,12 @@ class SimBoard:
     the board is really wired, when the firmware is given a different (wrong) one in `map_path`."""
 
     def __init__(self, map_path=None, root=None, diodes=True, seed=0, strict=True,
-                 wiring_map=None):
+                 wiring_map=None, runtime=None):
+        if runtime is None:
+            runtime = DEFAULT_RUNTIME
+        if runtime not in RUNTIMES:
+            raise ValueError("runtime must be one of %s, not %r" % (", ".join(RUNTIMES), runtime))
+        self.runtime = runtime
         self.map_path = str(map_path or DEFAULT_MAP)
         self._own_root = root is None
         self.root = str(root or tempfile.mkdtemp(prefix="iago-flash-"))
@@ -83,13 +96,20 @@ class SimBoard:
         self._generation = {}      # cell -> count of its switch's changes (stale chatter)
         self.changed_at_us = 0     # when a hand last moved a disk
         self._cut_in_save = 0      # the power goes in the middle of this save from now
+        self.save_lost = False     # the last start found its saved game torn (CircuitPython)
         from gameboard import boardmap
         self.boardmap = boardmap.load(self.map_path)
         from gameboard.layout import Layout
         self.layout = Layout(self.boardmap.geometry, self.boardmap.size)
         wiring = boardmap.load(str(wiring_map)) if wiring_map else self.boardmap
         self.circuit = Circuit.for_board(wiring, diodes, self.clock)
-        self._uninstall = install(self.circuit, self.clock)
+        if runtime == "circuitpython":
+            from host_sim.fakes.microcontroller import Nvm
+            self.nvm = Nvm(clock=self.clock)     # the flash sector: kept across power cuts
+            self._uninstall = install_circuitpython(self.circuit, self.clock, self.nvm)
+        else:
+            self.nvm = None
+            self._uninstall = install(self.circuit, self.clock)
         self.power_on()
 
     # --- power -----------------------------------------------------------------------------
@@ -99,15 +119,36 @@ class SimBoard:
         from gameboard import app
         self.circuit.reset(cause)
         self._sync_switches()
-        self.app = app.build(self.root.rstrip("/") + "/", self.map_path, self.serial,
-                             self._coin)
+        hw = serial = None
+        if self.runtime == "circuitpython":
+            hw, serial = self._circuitpython_boot(cause)
+        self.app = app.build(self.root.rstrip("/") + "/", self.map_path,
+                             serial or self.serial, self._coin, hw=hw)
+        self.save_lost = any('"save_error"' in line and "torn" in line
+                             for line in self.serial.lines)
         self._tear_saves(self.app.saves)
+
+    def _circuitpython_boot(self, cause):
+        """CircuitPython starting: the port forgets its pins, scanners and watchdog, boot.py
+        enables the data port, and the firmware's link reads and writes it."""
+        import importlib
+
+        from host_sim.fakes import keypad, microcontroller, usb_cdc
+        microcontroller.boot(cause == PWRON_RESET)
+        keypad.boot()
+        usb_cdc.enable(console=True, data=True)
+        usb_cdc.data.inbound = self.serial.inbound      # the host's bytes, as it sends them
+        usb_cdc.data.on_write = lambda data: self.serial.write(data.decode())
+        hw = importlib.import_module("gameboard.cphw")
+        hw.clock = hw.Clock()       # a new VM: the clock's state starts afresh
+        return hw, hw.UsbSerial()
 
     def cut_in_save(self, nth=1):
         """Cut the power in the middle of the firmware's `nth` save of the game from now, and
-        leave the board off until power_on(). The save is torn as littlefs tears one (the
-        board's file system on MicroPython): a file's new contents are committed only when it
-        is closed, so the old save is what the flash keeps."""
+        leave the board off until power_on(). On MicroPython the save is torn as littlefs
+        tears one (the board's file system): a file's new contents are committed only when it
+        is closed, so the old save is what the flash keeps. On CircuitPython the power goes
+        during one of its flash operations in microcontroller.nvm (_tear_nvm_save)."""
         self._cut_in_save = nth
 
     def _tear_saves(self, saves):
@@ -117,10 +158,32 @@ class SimBoard:
             if self._cut_in_save:
                 self._cut_in_save -= 1
                 if not self._cut_in_save:
+                    if self.nvm is not None:
+                        self._tear_nvm_save(saves, write, args, kwargs)
                     raise _PowerCut()
             return write(*args, **kwargs)
 
         saves.save = save
+
+    def _tear_nvm_save(self, saves, write, args, kwargs):
+        """CircuitPython: the power goes during one of the save's flash operations, drawn at
+        random (an erase, or a page programmed), leaving it half done (host_sim/fakes/
+        microcontroller.Nvm). The save is made once on a copy to count its operations."""
+        nvm = self.nvm
+        kept = (bytes(nvm.flash), nvm.erases, nvm.pages, nvm.clock, saves._end,
+                saves._records, saves._last, saves.rollovers)
+        nvm.clock = None
+        write(*args, **kwargs)
+        operations = nvm.erases + nvm.pages - kept[1] - kept[2]
+        nvm.flash[:] = kept[0]
+        (nvm.erases, nvm.pages, nvm.clock, saves._end, saves._records, saves._last,
+         saves.rollovers) = kept[1:]
+        nvm.tear_after(self.rng.randint(1, operations), self.rng)
+        try:
+            write(*args, **kwargs)
+        except NvmPowerCut:
+            pass
+        nvm.tear_after(0)
 
     def _coin(self):
         """Othello's coin toss, from the simulation's seeded random numbers (a Pico uses the
@@ -132,6 +195,8 @@ class SimBoard:
         and the flash keeps what was written."""
         self.app = None
         self.circuit.reset(PWRON_RESET)
+        if self.nvm is not None:
+            self.nvm.tear_after(0)
 
     @property
     def powered(self):
@@ -165,7 +230,7 @@ class SimBoard:
             except MachineReset as reset:
                 self.restarts += 1
                 self.power_on(reset.cause)
-            except _PowerCut:
+            except (_PowerCut, NvmPowerCut):
                 self.power_cut()
             except Exception as exc:
                 if self.strict:
