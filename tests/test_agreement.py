@@ -8,11 +8,14 @@ put back, take-backs at any moment (holding the last disk off, the select button
 link), slides, switch bounce, crosstalk, power cuts at any instant, at paces from brisk to slow.
 
 `make test` runs a seeded budget of examples; `make soak` runs many more (AGREEMENT_EXAMPLES).
+The fuzzer and every regression test run on both runtimes: the firmware on MicroPython's
+hardware layer and on CircuitPython's (gameboard/cphw.py, docs/circuitpython.md).
 """
 
 import os
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -27,13 +30,18 @@ RANDOM = os.environ.get("AGREEMENT_RANDOM") == "1"
 pace = st.sampled_from([50, 90, 140, 400, 1200])
 
 
+RUNTIMES = pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+
+
 class PhysicalPlay(RuleBasedStateMachine):
     """One board, many hands."""
+
+    runtime = "micropython"
 
     @initialize(rules=st.sampled_from([("standard", False), ("loose+simple", False),
                                        ("standard", True)]))
     def start(self, rules):
-        self.table = Table()
+        self.table = Table(runtime=self.runtime)
         if rules != ("standard", False):
             self.table.command({"cmd": "settings",
                                 "settings": {"rules": rules[0], "penalty": rules[1]}})
@@ -210,12 +218,23 @@ PhysicalPlay.TestCase.settings = settings(
 test_physical_play = PhysicalPlay.TestCase
 
 
+class PhysicalPlayCircuitPython(PhysicalPlay):
+    """The same hands on the firmware under CircuitPython (gameboard/cphw.py)."""
+
+    runtime = "circuitpython"
+
+
+PhysicalPlayCircuitPython.TestCase.settings = PhysicalPlay.TestCase.settings
+test_physical_play_circuitpython = PhysicalPlayCircuitPython.TestCase
+
+
 # --- what the fuzzer found, as plain regression tests -----------------------------------------
 
-def test_a_disk_turned_back_after_a_take_back_never_takes_a_second_move_back():
+@RUNTIMES
+def test_a_disk_turned_back_after_a_take_back_never_takes_a_second_move_back(runtime):
     """E4 E6 D5 C4 (C4 captures D5), D5 turned; take_back: lift C4 and turn D5 back. Turning
     D5 back first, while C4 is still down, is mending, not a take-back of D5."""
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         parse = table.layout.parse_cell
         for name in ("E4", "E6", "D5", "C4"):
@@ -239,10 +258,11 @@ def test_a_disk_turned_back_after_a_take_back_never_takes_a_second_move_back():
         table.close()
 
 
-def test_a_disk_resting_on_a_settings_hex_steps_nothing_once_a_game_began():
+@RUNTIMES
+def test_a_disk_resting_on_a_settings_hex_steps_nothing_once_a_game_began(runtime):
     """A disk slid onto a settings hex rested there while another disk was played: the
     setting's timer used to fire after the first placement and crash the board."""
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         parse = table.layout.parse_cell
         table.board.place(parse("A2"), "D", rest_ms=100)      # the penalty hex, pregame
@@ -254,11 +274,12 @@ def test_a_disk_resting_on_a_settings_hex_steps_nothing_once_a_game_began():
         table.close()
 
 
-def test_a_flip_saved_after_the_next_disk_landed_never_saves_that_disk():
+@RUNTIMES
+def test_a_flip_saved_after_the_next_disk_landed_never_saves_that_disk(runtime):
     """A flip's save waits while a switch is changing; when the next disk landed at once, the
     save ran with that disk still tentative and wrote it as a move: after a power cut it came
     back as a move nobody settled."""
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         parse = table.layout.parse_cell
         for name in ("E4", "E6", "D5", "C4"):
@@ -276,13 +297,14 @@ def test_a_flip_saved_after_the_next_disk_landed_never_saves_that_disk():
         table.close()
 
 
-def test_a_power_cut_during_the_last_flips_ends_the_game_with_its_record():
+@RUNTIMES
+def test_a_power_cut_during_the_last_flips_ends_the_game_with_its_record(runtime):
     """A cut while the players turned the last placement's disks restored straight into game
     over with flips pending: no game_over, no record, and clearing the board then took the last
     move back and resumed the old game."""
     import random
     rng = random.Random(3)
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         board = table.board
         parse = table.layout.parse_cell
@@ -316,12 +338,13 @@ def test_a_power_cut_during_the_last_flips_ends_the_game_with_its_record():
         table.close()
 
 
-def test_a_finished_game_keeps_one_record_however_often_the_power_goes():
+@RUNTIMES
+def test_a_finished_game_keeps_one_record_however_often_the_power_goes(runtime):
     """Restored into a finished game, the board makes sure its record is kept (the cut may
     have come between the save and the record), and never keeps it twice."""
     import random
     rng = random.Random(5)
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         parse = table.layout.parse_cell
         while table.state()["phase"] != "over":
@@ -338,10 +361,11 @@ def test_a_finished_game_keeps_one_record_however_often_the_power_goes():
         table.close()
 
 
-def test_a_disk_left_on_the_centre_starts_the_demo_once():
+@RUNTIMES
+def test_a_disk_left_on_the_centre_starts_the_demo_once(runtime):
     """The disk that started the demo, still on the centre when a disk put down stopped it,
     restarted the demo at once, again and again: the board never came back to the game."""
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         parse = table.layout.parse_cell
         table.board.place(parse(table.layout.cell_name(table.layout.demo_cell)), "D", 2300)
@@ -354,10 +378,11 @@ def test_a_disk_left_on_the_centre_starts_the_demo_once():
         table.close()
 
 
-def test_a_disk_on_the_centre_at_a_new_game_is_held_from_the_new_game_on():
+@RUNTIMES
+def test_a_disk_on_the_centre_at_a_new_game_is_held_from_the_new_game_on(runtime):
     """A disk left on E5 (an illegal placement) for 2 s, then `new_game`: the demo's 2 s hold
     was timed from when the disk landed in the old game, so the demo took the board at once."""
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         parse = table.layout.parse_cell
         table.place(parse("E4"))
@@ -370,17 +395,21 @@ def test_a_disk_on_the_centre_at_a_new_game_is_held_from_the_new_game_on():
         table.close()
 
 
-def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on():
+@RUNTIMES
+def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on(runtime):
     """A full or read-only flash, or a file where a folder belongs, crashed every save."""
     import os
     import shutil
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         board = table.board
         parse = table.layout.parse_cell
         # A folder where the save goes: every save fails with an OSError, as on a full or
-        # read-only flash.
-        os.mkdir(os.path.join(board.root, "game.sav"))
+        # read-only flash; on CircuitPython a flash sector that refuses writes.
+        if runtime == "circuitpython":
+            board.nvm.fail = OSError(5, "EIO")
+        else:
+            os.mkdir(os.path.join(board.root, "game.sav"))
         table.place(parse("E4"))
         table.place(parse("E6"))
         errors = [m for m in board.received() if m.get("event") == "save_error"]
@@ -392,7 +421,10 @@ def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on():
             board.advance(25)
             colours.add(board.circuit.led_colours()[corner])
         assert len(colours) == 3                             # turn pulse, red pulse, off
-        shutil.rmtree(os.path.join(board.root, "game.sav"))
+        if runtime == "circuitpython":
+            board.nvm.fail = None
+        else:
+            shutil.rmtree(os.path.join(board.root, "game.sav"))
         table.wait(5100)                                     # the next try succeeds
         assert not table.ctl.flash_fault
         assert [m for m in board.received() if m.get("event") == "saved"]
@@ -402,13 +434,14 @@ def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on():
         table.close()
 
 
-def test_a_placement_that_settles_while_a_cut_waits_for_its_save_is_kept():
+@RUNTIMES
+def test_a_placement_that_settles_while_a_cut_waits_for_its_save_is_kept(runtime):
     """Found by `make soak`: the fuzzer compared the moves after a cut with those before it
     was armed, but play goes on until the save it tears: a placement settling meanwhile is
     saved by an earlier save and rightly kept. The model now takes the moves of its last
     check before the cut, and the placement then settling."""
     import iago
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         parse = table.layout.parse_cell
         table.place(parse("E4"))
@@ -429,12 +462,13 @@ def test_a_placement_that_settles_while_a_cut_waits_for_its_save_is_kept():
         table.close()
 
 
-def test_a_take_back_just_before_the_demo_starts_is_kept_across_a_cut():
+@RUNTIMES
+def test_a_take_back_just_before_the_demo_starts_is_kept_across_a_cut(runtime):
     """Found by `make soak`: a take-back to the empty game, a disk resting on the centre, so
     the demo starts; the model stopped following the game's moves while the demo ran and took
     the cut for one that lost the taken-back move. It follows the game's controller now; the
     hold on the centre is counted from the take-back (it was from the disk's landing)."""
-    table = Table()
+    table = Table(runtime=runtime)
     try:
         parse = table.layout.parse_cell
         table.place(parse("E4"))

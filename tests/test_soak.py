@@ -88,10 +88,14 @@ def check_result(game):
     return replay.outcome()
 
 
+RUNTIMES = pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+
+
+@RUNTIMES
 @pytest.mark.parametrize("rules", RULE_SETS)
-def test_complete_physical_game_in_every_rule_set(rules, tmp_path):
+def test_complete_physical_game_in_every_rule_set(rules, runtime, tmp_path):
     rng = random.Random(rules)
-    with SimBoard(root=tmp_path) as board:
+    with SimBoard(root=tmp_path, runtime=runtime) as board:
         board.advance(1200)
         assert board.command({"cmd": "new_game", "rules": rules})["ok"]
         game = play_game(board, rng, claim_rate=0.7)
@@ -142,11 +146,12 @@ def settled_moves(ctl):
     return moves[:-1] if ctl.tentative != 255 else moves
 
 
-def test_fault_soak(tmp_path):
+@RUNTIMES
+def test_fault_soak(runtime, tmp_path):
     faults = Faults()
     for seed in range(6):
         rng = random.Random(seed)
-        with SimBoard(root=tmp_path / str(seed), seed=seed) as board:
+        with SimBoard(root=tmp_path / str(seed), seed=seed, runtime=runtime) as board:
             board.bounce_ms = rng.choice([0, 3, 8])
             board.crosstalk = rng.choice([0.0, 0.3])
             board.advance(1200)
