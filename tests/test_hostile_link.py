@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gameboard import commands, controller
-from gameboard.link import COMMANDS
+from gameboard.commands import COMMANDS
 from gameboard.settings import NAMES, Settings
 from host_sim.simboard import SimBoard
 

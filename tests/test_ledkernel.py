@@ -155,7 +155,7 @@ def test_timed_keeps_last_and_longest_and_skips_unchanged_frames():
     link = Link(None, None, lambda text: None)
     link.timed(500)                              # not timing: ignored
     assert link.timing is None
-    link._stats({}, 0)
+    link.stats({}, 0)
     timing = link.timing
     for us in (900, 400, -1):
         timing.closed_at_us = 7

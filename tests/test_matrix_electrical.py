@@ -131,8 +131,8 @@ def test_scan_releases_every_row_and_takes_settling_time(board):
 
 def test_register_read_is_used_only_for_consecutive_columns(board):
     b = board()
-    assert b.matrix._shift == 10
-    assert b.hw.ReedMatrix(SCATTERED.row_pins, SCATTERED.col_pins)._shift == -1
+    assert b.matrix.shift == 10
+    assert b.hw.ReedMatrix(SCATTERED.row_pins, SCATTERED.col_pins).shift == -1
     with pytest.raises(NotImplementedError):
         machine.mem32[0xD0000000]
 

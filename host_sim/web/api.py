@@ -4,7 +4,7 @@ import json
 
 import iago
 from gameboard.commands import FIELDS, rules_settings
-from gameboard.link import COMMANDS as BOARD_COMMANDS
+from gameboard.commands import COMMANDS as BOARD_COMMANDS
 from gameboard.settings import RULE_CHOICES, Settings
 
 # The host-link commands a page may send (docs/protocol.md); the board also knows `selftest`

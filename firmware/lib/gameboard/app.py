@@ -76,7 +76,7 @@ class App:
         self._no_rows = bytes(boardmap.lines)
         now = clock.ticks_ms()
         self.layout = Layout(boardmap.geometry, boardmap.size)
-        settings, game, flips, problem = self._load()
+        settings, game, flips, problem = self.load()
         # `coin`: Othello's coin toss, coin() -> 0 or 1 (default: the system's random bits).
         self.controller = Controller(settings, now, self.layout, coin)
         if game is not None:
@@ -85,7 +85,7 @@ class App:
         # the self-test or the demo. The game's controller sees every switch throughout.
         self.game = self.controller
         self.leds = LedOutput(boardmap, self.controller.frame)
-        self.link = Link(self.controller, saves, self._write,
+        self.link = Link(self.controller, saves, self.write,
                          {"firmware": FIRMWARE_VERSION, "board": boardmap.name,
                           "game": self.layout.game})
         if problem:
@@ -129,7 +129,7 @@ class App:
         self.link.controller = self.game
         self.game.resume()
 
-    def _load(self):
+    def load(self):
         # Saves.load sets a damaged save aside and raises SaveError; anything else that
         # escapes it (no heap to read it) still starts a new game, reported, never a loop.
         try:
@@ -141,7 +141,7 @@ class App:
         settings, game, flips = loaded
         return settings, game, flips, None
 
-    def _write(self, text):
+    def write(self, text):
         if self.serial is not None:
             self.serial.write(text)
 
@@ -242,7 +242,7 @@ class App:
         timing = self.link.timing
         if timing is not None:
             if timing.step_max_ms < 0:
-                timing.step_max_ms = 0   # the step that answered `stats` (see Link._stats)
+                timing.step_max_ms = 0   # the step that answered `stats` (see Link.stats)
             elif spent > timing.step_max_ms:
                 timing.step_max_ms = spent
         if spent < _SCAN_PERIOD_MS:
@@ -491,7 +491,7 @@ def main(root="/", map_path="/board.json"):
         except KeyboardInterrupt as exc:
             left = exc      # the REPL takes over (make deploy): not a start that failed
         try:
-            os.remove(root + "restarts")    # archive.RESTARTS: this start ends the row
+            os.remove(root + "restarts")    # archive.count_restart's: this start ends the row
         except OSError:
             pass
         if left is not None:

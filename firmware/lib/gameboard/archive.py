@@ -78,16 +78,13 @@ def save_finished(saves, game, settings=None):
     os.rename(tmp, _finished_path(saves, game_id))
     ids.append(game_id)
     while len(ids) > _KEEP_FINISHED:
-        _remove(saves, ids.pop(0))
+        old = ids.pop(0)
+        for kind in ("sav", "iago"):
+            try:
+                os.remove(_finished_path(saves, old, kind))
+            except OSError:
+                pass
     return game_id
-
-
-def _remove(saves, game_id):
-    for kind in ("sav", "iago"):
-        try:
-            os.remove(_finished_path(saves, game_id, kind))
-        except OSError:
-            pass
 
 
 def read_finished(saves, game_id, layout=None):

@@ -21,7 +21,6 @@ def run(link, msg, now, frequent=None):
     "id"."""
     cmd = msg.get("cmd")
     if frequent is None and not (type(cmd) is str and cmd in HANDLERS):
-        from gameboard.link import COMMANDS
         # A list or object is neither shown nor echoed: one nested deep enough would
         # overflow the Pico's stack when written back.
         raise ValueError("unknown command %s (known: %s)" % (
@@ -149,3 +148,5 @@ HANDLERS = {
     "games": games,
     "game": game,
 }
+# Every command the board takes: these and the frequent ones of gameboard/link.py.
+COMMANDS = tuple(sorted(["state", "stats"] + list(HANDLERS)))

@@ -308,8 +308,12 @@ class Controller:
         """Resume a saved game after power-on: `flips_pending` lists cells still to turn."""
         self.game = game
         if self.layout.rules_name is None:
-            self.settings.rules = _base_rules(game.rules)
-            self.settings.penalty = game.rules.penalty
+            # Iago's rules setting is their name without the penalty option, a setting of
+            # its own.
+            rules = game.rules
+            name = iago.Rules(rules.forced_capture, rules.release, rules.scoring).name()
+            self.settings.rules = name if name in RULE_CHOICES else "standard"
+            self.settings.penalty = rules.penalty
         self._game_changed()
         self.flips_of_last = False
         for c in flips_pending:
@@ -622,9 +626,3 @@ def _coin():
     import os
     return os.urandom(1)[0] & 1
 
-
-def _base_rules(rules):
-    """The rules setting of Iago's `rules`: their name without the penalty option, which is a
-    setting of its own."""
-    name = iago.Rules(rules.forced_capture, rules.release, rules.scoring).name()
-    return name if name in RULE_CHOICES else "standard"

@@ -41,40 +41,40 @@ class EventQueue:
 
     def __init__(self, capacity=64):
         self._ring = bytearray(capacity)
-        self._capacity = capacity
+        self.capacity = capacity
         self._head = 0
-        self._count = 0
+        self.count = 0
         self.overflowed = False
 
     def __len__(self):
-        return self._count
+        return self.count
 
     def put(self, event):
         """Queue an event (0-255); False (and `overflowed` set) when the ring is full."""
-        if self._count == self._capacity:
+        if self.count == self.capacity:
             self.overflowed = True
             return False
-        i = self._head + self._count
-        if i >= self._capacity:
-            i -= self._capacity
+        i = self._head + self.count
+        if i >= self.capacity:
+            i -= self.capacity
         self._ring[i] = event
-        self._count += 1
+        self.count += 1
         return True
 
     def get(self):
         """The oldest event, or -1 if there is none."""
-        if not self._count:
+        if not self.count:
             return -1
         event = self._ring[self._head]
         self._head += 1
-        if self._head == self._capacity:
+        if self._head == self.capacity:
             self._head = 0
-        self._count -= 1
+        self.count -= 1
         return event
 
     def clear(self):
         self._head = 0
-        self._count = 0
+        self.count = 0
         self.overflowed = False
 
 
@@ -134,18 +134,18 @@ class Debouncer:
         self.debounce_ms = debounce_ms
         self.state = bytearray(rows)
         self.pending = bytearray(rows)
-        self._idle = bytes(rows)
+        self.idle = bytes(rows)
         self.since = [0] * (rows * 8)
         self.events = EventQueue(capacity)
 
     def update(self, raw_rows, now_ms):
         """Take one scan (bytearray(rows), 1 = closed) made at `now_ms`; returns events queued."""
         # The usual scan: nothing differs and nothing is being timed (two compares in C).
-        if raw_rows == self.state and self.pending == self._idle:
+        if raw_rows == self.state and self.pending == self.idle:
             return 0
         return debounce(raw_rows, self.state, self.pending, self.since, now_ms,
                         self.debounce_ms, self.events)
 
     def busy(self):
         """True while some switch is being timed (its raw state differs from its debounced one)."""
-        return self.pending != self._idle
+        return self.pending != self.idle

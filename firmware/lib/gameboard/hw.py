@@ -40,17 +40,17 @@ class ReedMatrix:
         self.cols = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in col_pins)
         first = col_pins[0]
         consecutive = tuple(col_pins) == tuple(range(first, first + len(col_pins)))
-        self._shift = first if consecutive else -1
+        self.shift = first if consecutive else -1
         self._mask = (1 << len(col_pins)) - 1
-        self._mem32 = machine.mem32
+        self.mem32 = machine.mem32
 
     def scan(self, into):
         """Fill `into` (a bytearray of the board map's `lines`, 8 for the usual matrix) with
         the closed switches: bit c of byte r is the switch at row line r and column line c;
         bytes past the row lines are 0. Allocates nothing."""
-        shift = self._shift
+        shift = self.shift
         mask = self._mask
-        mem32 = self._mem32
+        mem32 = self.mem32
         r = 0
         for row in self.rows:
             row(0)
@@ -113,14 +113,14 @@ class Watchdog:
     """The RP2040 watchdog: resets the Pico unless fed within `timeout_ms` (at most 8388)."""
 
     def __init__(self, timeout_ms):
-        global _watchdog
+        global watchdog
         self.wdt = machine.WDT(timeout=min(timeout_ms, _WDT_MAX_MS))
         self.feed = self.wdt.feed
-        _watchdog = self.wdt
+        watchdog = self.wdt
 
 
 # The running watchdog, if any: once started it cannot be stopped, so fault() feeds it.
-_watchdog = None
+watchdog = None
 
 
 def restart():
@@ -151,6 +151,6 @@ def fault(message):
         print(line)
         for _ in range(20):
             led.toggle()
-            if _watchdog is not None:
-                _watchdog.feed()
+            if watchdog is not None:
+                watchdog.feed()
             time.sleep_ms(100)

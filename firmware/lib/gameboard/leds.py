@@ -68,12 +68,12 @@ class LedOutput:
         self.wire = bytearray(count * bpp)
         self._spare = bytearray(count * bpp)
         # Frame byte -> wire byte: the LED's place in the chain plus the channel's offset.
-        self._dest = array.array("H", [0] * (count * 3))
+        self.dest = array.array("H", [0] * (count * 3))
         order = boardmap.colour_order
         for cell in range(count):
             for channel in range(3):
-                self._dest[cell * 3 + channel] = boardmap.led_of_cell[cell] * bpp + order[channel]
-        self._gamma = gamma_table(gamma)
+                self.dest[cell * 3 + channel] = boardmap.led_of_cell[cell] * bpp + order[channel]
+        self.gamma = gamma_table(gamma)   # the gamma curve: frame value -> LED duty
         self._level = bytearray(256)
         self._brightness = -1
         self.brightness = brightness
@@ -99,7 +99,7 @@ class LedOutput:
         if not 0 <= value <= 255:
             raise ValueError("brightness is 0-255")
         self._brightness = value
-        gamma = self._gamma
+        gamma = self.gamma
         level = self._level
         for v in range(1, 256):
             x = (gamma[v] * value + 32767) // _FULL
@@ -112,7 +112,7 @@ class LedOutput:
         by then (it blocks), and the next render compares with what the LEDs show."""
         wire = self.wire
         level = self._level
-        dest = self._dest
+        dest = self.dest
         scale = self.scale
         k = colour * 3
         i = cell * 3
@@ -131,7 +131,7 @@ class LedOutput:
         """Compose `wire` from `frame`; True if `wire` changed (or was never rendered before).
         Allocates nothing."""
         out = self._spare
-        total = render_wire(self.frame, self._level, self._dest, out)
+        total = render_wire(self.frame, self._level, self.dest, out)
         scale = _UNSCALED
         shown = total
         if total > self._allowed:

@@ -32,7 +32,7 @@ class Link:
             self.info[key] = info[key]
         self.selftest = None             # set by the app: starts the self-test
         self.demo = None                 # set by the app: starts the demo
-        self._line = bytearray(_MAX_LINE)
+        self.line = bytearray(_MAX_LINE)
         self._length = 0
         self._overflow = False
         # Set by the first `stats` command: [ticks_us of the switch closing being timed or
@@ -44,15 +44,15 @@ class Link:
         for byte in data:
             if byte == 10:  # newline
                 if self._overflow:
-                    self._send({"v": _VERSION, "reply": None, "ok": False,
+                    self.send({"v": _VERSION, "reply": None, "ok": False,
                                 "error": "line longer than %d bytes dropped" % _MAX_LINE})
                 elif self._length:
-                    self.handle(bytes(self._line[:self._length]), now)
+                    self.handle(bytes(self.line[:self._length]), now)
                 self._length = 0
                 self._overflow = False
             elif byte != 13:
                 if self._length < _MAX_LINE:
-                    self._line[self._length] = byte
+                    self.line[self._length] = byte
                     self._length += 1
                 else:
                     self._overflow = True
@@ -63,11 +63,11 @@ class Link:
         while outbox:
             event = outbox.pop(0)
             event["v"] = _VERSION
-            self._send(event)
+            self.send(event)
 
     def send_event(self, event):
         event["v"] = _VERSION
-        self._send(event)
+        self.send(event)
 
     def handle(self, line, now):
         cmd = None
@@ -96,7 +96,7 @@ class Link:
             reply = reply or {}
         except (ValueError, KeyError, TypeError, MemoryError, OSError) as exc:
             # Short of heap or a flash error: a refusal like any other, the board plays on.
-            reply = {"ok": False, "error": _message(exc)}
+            reply = {"ok": False, "error": message(exc)}
         else:
             reply["ok"] = True
         reply["v"] = _VERSION
@@ -104,19 +104,19 @@ class Link:
         if msg_id is not None:
             reply["id"] = msg_id
         try:
-            self._send(reply)
+            self.send(reply)
         except Exception as exc:    # no heap for a long reply, an id nested too deep
-            self._send({"v": _VERSION, "reply": cmd, "ok": False, "error": _message(exc)})
+            self.send({"v": _VERSION, "reply": cmd, "ok": False, "error": message(exc)})
 
-    def _send(self, obj):
+    def send(self, obj):
         self.write(json.dumps(obj) + "\n")
 
     # --- commands --------------------------------------------------------------------------
 
-    def _state(self, msg, now):
+    def state(self, msg, now):
         return {"state": self.controller.state()}
 
-    def _stats(self, msg, now):
+    def stats(self, msg, now):
         # Diagnostics: the heap in use after a collection, the debounced switch closing
         # -> LED frame sent times since the first stats command (no timing before it), and
         # the main loop's longest step since the last one (the switches and LEDs wait that
@@ -163,9 +163,7 @@ class Timing:
 
 # The commands a host sends often; the others are in gameboard/commands.py, imported when
 # sent and forgotten after, so their code takes no heap in play.
-_FREQUENT = {"state": Link._state, "stats": Link._stats}
-COMMANDS = ("claim", "demo", "game", "games", "new_game", "ping", "selftest", "settings",
-            "state", "stats", "suggest", "take_back", "version")
+_FREQUENT = {"state": Link.state, "stats": Link.stats}
 
 
 def _clip(line):
@@ -176,7 +174,7 @@ def _clip(line):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _message(exc):
+def message(exc):
     if isinstance(exc, KeyError):
         return "missing field %s" % exc
     if isinstance(exc, MemoryError):

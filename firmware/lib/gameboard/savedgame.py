@@ -132,17 +132,14 @@ def _legacy_fields(raw):
     moves = data["moves"]
     claims = data.get("claims", [])
     flips = data.get("flips", [])
-    if (type(start) is not str or not _all(moves, str) or not _all(claims, int)
-            or not _all(flips, str)):
+    # Lists of str (of int for the claims) only: true and false are not ints here.
+    wrong = type(start) is not str
+    for items, kind in ((moves, str), (claims, int), (flips, str)):
+        if type(items) is not list:
+            wrong = True
+        else:
+            for item in items:
+                wrong = wrong or type(item) is not kind
+    if wrong:
         raise ValueError("a field of the wrong type")
     return settings, data.get("game", "iago"), start, moves, claims, flips
-
-
-def _all(items, kind):
-    """True if `items` is a list of `kind` only (true and false are not ints here)."""
-    if type(items) is not list:
-        return False
-    for item in items:
-        if type(item) is not kind:
-            return False
-    return True

@@ -11,25 +11,25 @@ import sys
 
 class UsbSerial:
     def __init__(self):
-        self._stdin = sys.stdin.buffer
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
-        self._buf = bytearray(64)
+        self.stdin = sys.stdin.buffer
+        self.poll = select.poll()
+        self.poll.register(sys.stdin, select.POLLIN)
+        self.buf = bytearray(64)
         self._one = bytearray(1)
-        self._view = memoryview(self._buf)
+        self._view = memoryview(self.buf)
 
     def read(self):
         """The bytes waiting now (a view valid until the next call), or None."""
         n = 0
         while n < 64:
             ready = False
-            for _ in self._poll.ipoll(0):
+            for _ in self.poll.ipoll(0):
                 ready = True
             if not ready:
                 break
-            if not self._stdin.readinto(self._one):
+            if not self.stdin.readinto(self._one):
                 break
-            self._buf[n] = self._one[0]
+            self.buf[n] = self._one[0]
             n += 1
         return self._view[:n] if n else None
 

@@ -83,24 +83,24 @@ class LegalMoves:
     """A cheap view of the placements the board accepts now, in cell order."""
 
     def __init__(self, board):
-        self._board = board
+        self.board = board
 
     def __iter__(self):
-        return iter(self._board._legal())
+        return iter(self.board._legal())
 
     def __len__(self):
-        return len(self._board._legal())
+        return len(self.board._legal())
 
     count = __len__
 
     def __contains__(self, cell):
-        return cell in self._board._legal()
+        return cell in self.board._legal()
 
     def __bool__(self):
-        return bool(self._board._legal())
+        return bool(self.board._legal())
 
     def __repr__(self):
-        return "<LegalMoves %s>" % " ".join(self._board.grid.cell_name(c) for c in self)
+        return "<LegalMoves %s>" % " ".join(self.board.grid.cell_name(c) for c in self)
 
 
 def perft(board, depth):
