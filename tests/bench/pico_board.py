@@ -47,6 +47,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import iago  # noqa: E402  (the installed package: firmware/lib/iago)
 import mpvm  # noqa: E402
+from host_sim.deploy import MPY_CROSS_OPTIONS   # as make deploy compiles
 
 BOARD_MAP = ROOT / "hardware" / "board.json"
 LED_KERNEL = "_ledkernel.py"
@@ -191,7 +192,7 @@ def build_files(dest, kernel=True, board_map=BOARD_MAP):
             continue
         out = dest / "lib" / source.parent.relative_to(lib)
         out.mkdir(parents=True, exist_ok=True)
-        mpvm.mpy_cross(source, out)
+        mpvm.mpy_cross(source, out, options=MPY_CROSS_OPTIONS)
     shutil.copy(ROOT / "firmware" / "main.py", dest / "main.py")
     shutil.copy(board_map, dest / "board.json")
     return dest

@@ -67,6 +67,7 @@ sys.path.insert(0, str(HERE.parent))
 import iago  # noqa: E402  (the installed package: firmware/lib/iago)
 from iago import engine  # noqa: E402
 import mpvm  # noqa: E402
+from host_sim.deploy import MPY_CROSS_OPTIONS   # as make deploy compiles
 import pico_board  # noqa: E402
 
 TRACER = HERE / "board_trace.mjs"
@@ -204,7 +205,7 @@ def build(dest, firmware=None):
     for source in sorted(lib.rglob("*.py")):
         out = dest / "lib" / source.parent.relative_to(lib)
         out.mkdir(parents=True, exist_ok=True)
-        mpvm.mpy_cross(source, out)
+        mpvm.mpy_cross(source, out, options=MPY_CROSS_OPTIONS)
     shutil.copy(Path(firmware) / "main.py", dest / "main.py")
     shutil.copy(pico_board.BOARD_MAP, dest / "board.json")
     return dest

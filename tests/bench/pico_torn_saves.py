@@ -49,6 +49,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import iago  # noqa: E402  (the installed package: firmware/lib/iago)
 import mpvm  # noqa: E402
+from host_sim.deploy import MPY_CROSS_OPTIONS   # as make deploy compiles
 from gameboard.saves import Saves  # noqa: E402  (installed too: firmware/lib/gameboard)
 from gameboard.settings import Settings  # noqa: E402
 
@@ -67,7 +68,7 @@ def build_lib(dest):
         for source in sorted((lib / package).rglob("*.py")):
             out = Path(dest) / "lib" / source.parent.relative_to(lib)
             out.mkdir(parents=True, exist_ok=True)
-            mpvm.mpy_cross(source, out)
+            mpvm.mpy_cross(source, out, options=MPY_CROSS_OPTIONS)
     return Path(dest)
 
 

@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import iago  # noqa: E402  (the installed package: firmware/lib/iago)
 import mpvm  # noqa: E402
+from host_sim.deploy import MPY_CROSS_OPTIONS   # as make deploy compiles
 import pico_board  # noqa: E402  (tests/bench/pico_board.py: the whole firmware, emulated)
 import pico_games  # noqa: E402  (tests/bench/pico_games.py: complete games, emulated)
 
@@ -124,7 +125,7 @@ def bench_emulated_pico(emu_dir, script=DEVICE_SCRIPT, instrument="pico-emulated
         lib = files / "lib" / "iago"
         lib.mkdir(parents=True)
         for source in sorted((ROOT / "firmware" / "lib" / "iago").glob("*.py")):
-            mpvm.mpy_cross(source, lib)
+            mpvm.mpy_cross(source, lib, options=MPY_CROSS_OPTIONS)
         shutil.copy(script, files / "main.py")
         config = {"rows": [2], "cols": [10], "led_pin": 22, "led_count": 1, "cells": {},
                   "files": str(files), "main": "main.py"}
