@@ -145,8 +145,8 @@ before = set(sys.modules)
 run(500)
 first_peak = peak
 assert ctl.phase == 2, ctl.phase
-for c in range(len(game._cells)):
-    if game._cells[c]:
+for c in range(len(game.cell_states)):
+    if game.cell_states[c]:
         matrix.set(c, False)
 run(3000)                            # the board cleared: a new game (the demo may start)
 ctl = app.game

@@ -137,9 +137,9 @@ def test_principal_variation_is_a_legal_line_from_the_best_move():
 
 def static_value(board):
     count = board.rules.scoring == iago.COUNT
-    ev = engine._counters(board._cells)
+    ev = engine._counters(board.cell_states)
     if board.is_game_over():
-        return engine._final(ev, board._cells, board.turn, count)
+        return engine._final(ev, board.cell_states, board.turn, count)
     return engine.evaluate(ev, board.turn, board._empty_inner, count)
 
 

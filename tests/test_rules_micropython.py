@@ -80,8 +80,8 @@ for seed in range(40):
                 continue
             plain = bytearray(movegen.SCRATCH_SIZE)
             fast = bytearray(movegen.SCRATCH_SIZE)
-            n1 = movegen.generate(board._cells, plain, mode)
-            n2 = _kernel.generate(board._cells, fast, mode)
+            n1 = movegen.generate(board.cell_states, plain, mode)
+            n2 = _kernel.generate(board.cell_states, fast, mode)
             if n1 != n2 or plain[122:122 + n1] != fast[122:122 + n2] or any(plain[:61]) or any(fast[:61]):
                 print("MISMATCH", board.text(), mode, list(plain[122:122 + n1]), list(fast[122:122 + n2]))
             checked += 1

@@ -47,7 +47,7 @@ def test_a_save_line_stays_inline_in_littlefs_for_the_longest_games(tmp_path):
                 games.module(name).new_board(None))
         while not game.is_game_over():
             game.push(list(game.legal_moves)[0])
-        flips = [c for c in range(len(game._cells)) if game._cells[c]][:20]
+        flips = [c for c in range(len(game.cell_states)) if game.cell_states[c]][:20]
         game.claims = list(range(0, game.ply(), 2))
         saves.save(Settings(rules="standard", penalty=True), game, flips)
         longest = max(longest, len((tmp_path / "game.sav").read_bytes()))

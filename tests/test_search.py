@@ -54,7 +54,7 @@ def play_randomly_until(module, rules, empties, seed):
     board = module.new_board(rules)
     rng = Lcg(seed)
     while not board.is_game_over():
-        if sum(1 for v in board._cells if v == 0) <= empties:
+        if sum(1 for v in board.cell_states if v == 0) <= empties:
             return board
         moves = list(board.legal_moves)
         board.push(moves[rng.below(len(moves))])

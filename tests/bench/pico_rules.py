@@ -34,7 +34,7 @@ def time_generate(gen, reps):
         mode = b._mode(True)
         t0 = time.ticks_us()
         for _ in range(reps):
-            gen(b._cells, scratch, mode)
+            gen(b.cell_states, scratch, mode)
         dt = time.ticks_diff(time.ticks_us(), t0) / reps
         if dt > worst:
             worst = dt

@@ -175,7 +175,7 @@ class Controller:
             self._enter(OVER if over else PLAY, now)
             if over:
                 self.finished = self.game.copy()   # its record, unless already kept
-            cells = self.game._cells
+            cells = self.game.cell_states
             for c in range(self.n):
                 self.suspect[c] = 1 if self.present[c] and not cells[c] else 0
             self._report_startup()
@@ -247,7 +247,7 @@ class Controller:
     def resume(self):
         """Back in charge after the demo. The disk that stopped it was put down to stop it,
         whatever face it shows: it must leave before it can be played."""
-        cells = self.game._cells
+        cells = self.game.cell_states
         for c in range(self.n):
             if self.present[c] and not cells[c]:
                 self.suspect[c] = 1
@@ -324,7 +324,7 @@ class Controller:
 
     def agrees(self):
         """True when every hex holds what the game says and every flip is done."""
-        cells = self.game._cells
+        cells = self.game.cell_states
         for c in range(self.n):
             if (cells[c] != 0) != (self.present[c] == 1) or not self.face_ok[c]:
                 return False
@@ -335,7 +335,7 @@ class Controller:
         extra = []
         missing = []
         flips = []
-        cells = self.game._cells
+        cells = self.game.cell_states
         pregame = self._pregame()
         for c in range(self.n):
             if cells[c] and not self.present[c]:
@@ -421,7 +421,7 @@ class Controller:
         self.dirty = True
 
     def _pending(self):
-        cells = self.game._cells
+        cells = self.game.cell_states
         face_ok = self.face_ok
         n = 0
         for c in range(self.n):
@@ -444,7 +444,7 @@ class Controller:
 
     def _game_changed(self):
         self._forget_engine()
-        cells = self.game._cells
+        cells = self.game.cell_states
         face_ok = self.face_ok
         for c in range(self.n):
             if not cells[c]:
@@ -468,7 +468,7 @@ class Controller:
         """Survey the board: is it `ready` (every hex agrees with the game), is a new disk
         `waiting`; and play the one new disk if the board is otherwise ready and it is legal."""
         ready = self.phase == PLAY and not self.game.is_game_over()
-        cells = self.game._cells
+        cells = self.game.cell_states
         present = self.present
         face_ok = self.face_ok
         pregame = self._pregame()
@@ -499,7 +499,7 @@ class Controller:
         played as the next placement, or -1 if it will not be: the app sends that hex to the
         LEDs before the placement is played and the frame composed (light first)."""
         if (not self.ready or self.suspect[cell] or self.present[cell] or
-                self.game._cells[cell] or (self._pregame() and self._special[cell] &
+                self.game.cell_states[cell] or (self._pregame() and self._special[cell] &
                                             SETTINGS_HEX and cell != self.engine_move) or
                 not self._playable(cell)):
             return -1
@@ -533,7 +533,7 @@ class Controller:
         placement a captured disk is a captive and a released one is face up; where a turned
         disk shows the other colour (Board.FLIP), every turned disk is captured."""
         game = self.game
-        cells = game._cells
+        cells = game.cell_states
         cell = game.peek()
         flipped = game.last_flips()
         flip = game.FLIP     # the captive bit; or 3, which every disk's state has a bit of
@@ -549,7 +549,7 @@ class Controller:
         self._emit(event)
         if self.tentative_miss:
             self._emit({"event": "miss", "cell": event["cell"]})
-        mover = game._cells[game.peek()] & 3
+        mover = game.cell_states[game.peek()] & 3
         if game.PASSES and game.turn == mover and not game.is_game_over():
             self._emit({"event": "pass", "side": iago.side_name(mover ^ 3)})
 
@@ -563,7 +563,7 @@ class Controller:
             self.face_ok[c] ^= 1
         if self.phase == OVER:
             self._enter(PLAY, now)
-        cells = game._cells
+        cells = game.cell_states
         for c in range(self.n):
             if self.present[c] and not cells[c]:
                 # The taken-back disk, and any put down early for the other side's turn:

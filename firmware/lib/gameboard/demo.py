@@ -112,7 +112,7 @@ class Demo(NotPlaying):
         self.dirty = True
 
     def compose(self, now):
-        cells = self.game._cells
+        cells = self.game.cell_states
         flipped = self._flipped
         colours = self._colours
         slow = (now // 300) & 1

@@ -112,7 +112,7 @@ def compose(view, now):
         return
     game = view.game
     pal = palette.PALETTES[view.settings.palette]
-    cells = game._cells
+    cells = game.cell_states
     present = view.present
     face_ok = view.face_ok
     slow = (now // 400) & 1

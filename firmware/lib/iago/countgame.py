@@ -54,7 +54,8 @@ class CountBoard:
     def __init__(self, text=None, rules=None):
         self.rules = rules if rules is not None else self.default_rules()
         self.grid = self.grid_for(self.rules)
-        self._cells = bytearray(self.grid.CELLS)
+        # Public, to read only: each cell's state byte (as rules.Board's).
+        self.cell_states = bytearray(self.grid.CELLS)
         self.turn = DARK
         self._stack = []
         self.claims = []
@@ -120,10 +121,10 @@ class CountBoard:
     # --- disks -------------------------------------------------------------------------
 
     def cell(self, cell):
-        return self._cells[cell]
+        return self.cell_states[cell]
 
     def cells(self):
-        return bytes(self._cells)
+        return bytes(self.cell_states)
 
     # --- legal moves -------------------------------------------------------------------
 
@@ -141,7 +142,7 @@ class CountBoard:
 
     def flips(self, cell):
         """The cells a placement on empty `cell` would turn over (not checked for legality)."""
-        if self._cells[cell] != EMPTY:
+        if self.cell_states[cell] != EMPTY:
             raise IllegalMoveError("%s is not empty" % self.grid.cell_name(cell))
         return self._flips(cell)
 
@@ -161,7 +162,7 @@ class CountBoard:
         record = [cell]
         record.extend(self._state())
         record.extend(flips)
-        cells = self._cells
+        cells = self.cell_states
         for c in flips:
             cells[c] ^= 3
         cells[cell] = self.turn
@@ -173,7 +174,7 @@ class CountBoard:
         """Take back the last placement; returns its cell."""
         record = self._stack.pop()
         cell = record[0]
-        cells = self._cells
+        cells = self.cell_states
         n = self.STATE_BYTES + 1
         for i in range(n, len(record)):
             cells[record[i]] ^= 3
@@ -229,7 +230,7 @@ class CountBoard:
 
     def score(self, side, scoring=None):
         n = 0
-        for v in self._cells:
+        for v in self.cell_states:
             if v == side:
                 n += 1
         return n
@@ -256,7 +257,7 @@ class CountBoard:
     def text(self):
         chars = _CHARS
         extra = self.EXTRA_CHARS
-        cells = self._cells
+        cells = self.cell_states
         rows = []
         for row in self._rows():
             out = ""
@@ -318,7 +319,7 @@ class CountBoard:
                                            % (rows[k], placed, len(row)))
         if fields[1] not in ("D", "L"):
             raise InvalidPositionError("side to move must be D or L, not %r" % (fields[1],))
-        self._cells[:] = cells
+        self.cell_states[:] = cells
         self.turn = DARK if fields[1] == "D" else LIGHT
         self._stack = []
         self.claims = []

@@ -279,7 +279,7 @@ class Search(searchcore.Scaffold):
         self._release = rules.release
         self._mode = (_RELEASE_ON if rules.release else 0) | (
             _FORCED_CAPTURE if rules.forced_capture else 0)
-        self._cells = bytearray(board._cells)
+        self.cell_states = bytearray(board.cell_states)
         self._side = board.turn
         self._empty0 = board._empty_inner
         budget, depth_limit, noise = LEVELS.get(level, (0, 0, 0))   # (Scaffold checks level)
@@ -288,7 +288,7 @@ class Search(searchcore.Scaffold):
                                      budget if nodes is None else nodes, root, rng)
         if self.done():
             return
-        self._ev = _counters(self._cells)
+        self._ev = _counters(self.cell_states)
         self._fl = bytearray(64)                  # flipped cells, a run per ply (grows)
         if level == GREEDY:
             self._greedy(rng)
@@ -299,7 +299,7 @@ class Search(searchcore.Scaffold):
         # No line is longer than the number of empty cells: that bounds the depth.
         plies = 0
         for c in range(_CELLS):
-            if self._cells[c] == 0:
+            if self.cell_states[c] == 0:
                 plies += 1
         if max_depth is not None:
             depth_limit = max_depth
@@ -324,7 +324,7 @@ class Search(searchcore.Scaffold):
 
     def _greedy_value(self, cell):
         """The score margin right after `cell`."""
-        cells = self._cells
+        cells = self.cell_states
         end = _play(cells, cell, self._side, self._release, self._fl, 0, self._ev)
         v = _margin(self._ev, self._side, self._count)
         _unplay(cells, cell, self._fl, 0, end, self._ev)
@@ -333,7 +333,7 @@ class Search(searchcore.Scaffold):
     def _single(self):
         """One legal move: no need to think. Its score is the static value after it."""
         c = self._root[0]
-        cells = self._cells
+        cells = self.cell_states
         end = _play(cells, c, self._side, self._release, self._fl, 0, self._ev)
         empty = self._empty0 - (0 if _IS_OUTER[c] else 1)
         if empty == 0:
@@ -357,7 +357,7 @@ class Search(searchcore.Scaffold):
     def _run(self, stop):
         """The search loop: walk the tree with explicit stacks until `stop` nodes, the end
         of the budget or the end of the iteration."""
-        cells = self._cells
+        cells = self.cell_states
         scratch = self._scratch
         mv = self._mv
         mbase = self._mbase
@@ -478,7 +478,7 @@ def candidate_moves(board):
     if board.rules.penalty and not board.has_free_placement():
         scratch = bytearray(_SCRATCH_SIZE)
         mode = board.turn | _FORCED_CAPTURE | (_RELEASE_ON if board.rules.release else 0)
-        n = generate(board._cells, scratch, mode)
+        n = generate(board.cell_states, scratch, mode)
         return list(scratch[_MOVES:_MOVES + n])
     return list(board._legal())
 

@@ -128,7 +128,7 @@ class Board(countgame.CountBoard):
     # --- moves ---------------------------------------------------------------------------
 
     def _generate(self):
-        cells = self._cells
+        cells = self.cell_states
         phase = self.phase
         if phase == BOUND:
             nb = self.grid.NEIGHBOURS
@@ -145,16 +145,16 @@ class Board(countgame.CountBoard):
         return [c for c in range(len(cells)) if cells[c] == EMPTY]
 
     def _flips(self, cell):
-        return countgame.enclosed(self._cells, self.grid.NEIGHBOURS, 8, cell, self.turn)
+        return countgame.enclosed(self.cell_states, self.grid.NEIGHBOURS, 8, cell, self.turn)
 
     def free_cells(self):
         """The cells a free placement could take now (never a corner), in cell order."""
-        cells = self._cells
+        cells = self.cell_states
         nb = self.grid.NEIGHBOURS
         return [c for c in _non_corners(self.grid) if _is_free(cells, nb, c)]
 
     def _any_free(self):
-        cells = self._cells
+        cells = self.cell_states
         nb = self.grid.NEIGHBOURS
         for c in _non_corners(self.grid):
             if _is_free(cells, nb, c):
@@ -221,12 +221,12 @@ class Board(countgame.CountBoard):
         phase = self.phase
         word = self._fields()[1:]
         if phase == FIRST:
-            if any(self._cells):
+            if any(self.cell_states):
                 raise InvalidPositionError("%s: the first stone goes on the empty board" % word)
             if self.turn != LIGHT:
                 raise InvalidPositionError("%s: White places the first stone (side L)" % word)
         elif phase == BOUND:
-            if self._cells[self.anchor] != self.turn ^ 3:
+            if self.cell_states[self.anchor] != self.turn ^ 3:
                 raise InvalidPositionError("%s: the bound stone must touch the opponent's last "
                                            "stone, and %s holds none" % (word, word[6:]))
             # The opponent's last stone was the first or a free one, placed with all its
@@ -234,7 +234,7 @@ class Board(countgame.CountBoard):
             nb = self.grid.NEIGHBOURS
             for d in range(8):
                 x = nb[self.anchor * 8 + d]
-                if x != NONE and self._cells[x] != EMPTY:
+                if x != NONE and self.cell_states[x] != EMPTY:
                     raise InvalidPositionError(
                         "%s: the opponent's last stone was placed first or free, so its "
                         "neighbours are empty, but %s is not" % (word, self.grid.cell_name(x)))

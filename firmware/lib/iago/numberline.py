@@ -9,7 +9,7 @@ when every mark holds a coin; most coins wins, equal counts tie.
 Options, joined with '+' like Iago's rules: `ties-to-2` (a tie goes to player 2) and
 `holes=22,26` (black-hole marks where no one may place). `standard` is neither. Halfway is
 arithmetic: a black hole between two coins does not stop a capture, and a black hole is never
-captured, as it never holds a coin. A black hole is the cell value HOLE (8) in `_cells` and
+captured, as it never holds a coin. A black hole is the cell value HOLE (8) in `cell_states` and
 `X` in the position text, which is the ten marks from 20 to 29 and the side to move: `10 D`
 at the start, `2X3X3 D` with holes on 22 and 26.
 """
@@ -27,7 +27,7 @@ except ImportError:
 GAME = "numberline"
 TITLE = "Number line"
 SIDE_NAMES = {DARK: "pennies", LIGHT: "dimes"}
-HOLE = const(8)         # a black hole's value in Board._cells
+HOLE = const(8)         # a black hole's value in Board.cell_states
 HOLE_CHAR = "X"         # and its character in the position text
 STARTING_TEXT = "10 D"
 LINE = linegrid.LINE
@@ -116,9 +116,9 @@ class Board(countgame.CountBoard):
 
     def starting_text(self):
         """Every mark empty but the black holes, pennies to place."""
-        self._cells[:] = bytes(_MARKS)
+        self.cell_states[:] = bytes(_MARKS)
         for c in self.rules.holes:
-            self._cells[c] = HOLE
+            self.cell_states[c] = HOLE
         self.turn = DARK
         return self.text()
 
@@ -126,12 +126,12 @@ class Board(countgame.CountBoard):
         return [range(_MARKS)]
 
     def _generate(self):
-        cells = self._cells
+        cells = self.cell_states
         return [c for c in range(_MARKS) if cells[c] == EMPTY]
 
     def _flips(self, cell):
         """The opponent coins halfway between `cell` and a coin of the mover, in mark order."""
-        cells = self._cells
+        cells = self.cell_states
         me = self.turn
         opp = me ^ 3
         base = cell * _MARKS
@@ -144,7 +144,7 @@ class Board(countgame.CountBoard):
 
     def _after_setup(self):
         for c in range(_MARKS):
-            if (self._cells[c] == HOLE) != (c in self.rules.holes):
+            if (self.cell_states[c] == HOLE) != (c in self.rules.holes):
                 raise InvalidPositionError("mark %s: the position and the rules (%s) disagree "
                                            "about black holes"
                                            % (LINE.cell_name(c), self.rules.name()))

@@ -65,7 +65,7 @@ class Board(countgame.CountBoard):
         return STARTING_TEXT
 
     def _generate(self):
-        cells = self._cells
+        cells = self.cell_states
         me = self.turn
         out = []
         for c in range(64):
@@ -74,7 +74,7 @@ class Board(countgame.CountBoard):
         return out
 
     def _flips(self, cell):
-        return _enclosed(self._cells, _NB, 8, cell, self.turn)
+        return _enclosed(self.cell_states, _NB, 8, cell, self.turn)
 
     def _advance(self, cell):
         # The opponent places next if they can; else the mover again; if neither can, the

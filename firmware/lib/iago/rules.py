@@ -144,7 +144,9 @@ class Board:
 
     def __init__(self, text=None, rules=None):
         self.rules = rules if rules is not None else STANDARD
-        self._cells = bytearray(_CELLS)
+        # Public, to read only (as python-chess's bitboards): each cell's state byte, for code
+        # that walks the board without a call a cell. Moves change it through push/pop.
+        self.cell_states = bytearray(_CELLS)
         self._scratch = bytearray(_SCRATCH_SIZE)
         self.turn = DARK
         self._penalty = 0
@@ -167,7 +169,7 @@ class Board:
 
     def copy(self):
         board = Board(None, self.rules)
-        board._cells[:] = self._cells
+        board.cell_states[:] = self.cell_states
         board.turn = self.turn
         board._penalty = self._penalty
         board._empty_inner = self._empty_inner
@@ -180,14 +182,14 @@ class Board:
 
     def cell(self, cell):
         """The state of a cell: EMPTY, DARK, LIGHT, DARK_CAPTIVE or LIGHT_CAPTIVE."""
-        return self._cells[cell]
+        return self.cell_states[cell]
 
     def cells(self):
         """A copy of all 61 cell states."""
-        return bytes(self._cells)
+        return bytes(self.cell_states)
 
     def _recount(self):
-        self._empty_inner = sum(1 for c in hexgrid.INNER_AREA if self._cells[c] == EMPTY)
+        self._empty_inner = sum(1 for c in hexgrid.INNER_AREA if self.cell_states[c] == EMPTY)
 
     # --- legal moves -------------------------------------------------------------------
 
@@ -209,7 +211,7 @@ class Board:
         return self._legal_cache
 
     def _generate(self):
-        cells = self._cells
+        cells = self.cell_states
         if self._empty_inner == 0:
             return []
         if self._penalty & _FREE:
@@ -225,7 +227,7 @@ class Board:
             return len(self._legal_cache)
         if self._penalty & _FREE or self._empty_inner == 0:
             return len(self._legal())
-        return generate(self._cells, self._scratch,
+        return generate(self.cell_states, self._scratch,
                         self._mode(self.rules.forced_capture and not self.rules.penalty))
 
     def capture_count(self, cell):
@@ -242,11 +244,11 @@ class Board:
 
     def _check_empty(self, cell):
         name = hexgrid.cell_name(cell)  # InvalidCellError for anything but a cell
-        if self._cells[cell] != EMPTY:
+        if self.cell_states[cell] != EMPTY:
             raise IllegalMoveError("%s is not empty" % name)
 
     def _collect(self, cell, captured, released):
-        cells = self._cells
+        cells = self.cell_states
         nb = hexgrid.NEIGHBOURS
         outer_or_centre = hexgrid.OUTER_OR_CENTRE
         side = self.turn
@@ -276,7 +278,7 @@ class Board:
         if not self.rules.forced_capture or self._penalty & _FREE or self._empty_inner == 0:
             return False
         scratch = self._scratch
-        n = generate(self._cells, scratch, self._mode(True))
+        n = generate(self.cell_states, scratch, self._mode(True))
         for i in range(_MOVES, _MOVES + n):
             if scratch[i] == cell:
                 return False
@@ -292,7 +294,7 @@ class Board:
             penalty = _MISS
         undo = [cell, self._penalty]
         self._collect(cell, undo, undo)
-        cells = self._cells
+        cells = self.cell_states
         for i in range(2, len(undo)):
             cells[undo[i]] ^= CAPTIVE
         cells[cell] = self.turn
@@ -309,7 +311,7 @@ class Board:
         """Take back the last placement; returns its cell."""
         undo = self._stack.pop()
         cell = undo[0]
-        cells = self._cells
+        cells = self.cell_states
         for i in range(2, len(undo)):
             cells[undo[i]] ^= CAPTIVE
         cells[cell] = 0       # EMPTY, folded: pop is on the search's hot path
@@ -382,7 +384,7 @@ class Board:
     def area_counts(self, side):
         """(face-up disks of `side` in the inner area, in the outer area)."""
         inner = outer = 0
-        cells = self._cells
+        cells = self.cell_states
         is_outer = hexgrid.IS_OUTER
         for c in range(_CELLS):
             if cells[c] == side:
@@ -414,7 +416,7 @@ class Board:
         elif light > dark:
             winner = LIGHT
         else:
-            centre = self._cells[_CENTRE]
+            centre = self.cell_states[_CENTRE]
             if centre & CAPTIVE:
                 winner = (centre & 3) ^ 3
                 tie_break = CENTRE_CAPTIVE
@@ -428,7 +430,7 @@ class Board:
     def text(self):
         """The position text of docs/rules.md, e.g. '5/6/7/8/9/8/7/6/5 D'."""
         rows = []
-        cells = self._cells
+        cells = self.cell_states
         for row in range(8, -1, -1):
             out = ""
             empty = 0
@@ -491,7 +493,7 @@ class Board:
         if penalty and not self.rules.penalty:
             raise InvalidPositionError("field %r needs the penalty option (rules %s+penalty)"
                                        % (fields[2], self.rules.name()))
-        self._cells[:] = cells
+        self.cell_states[:] = cells
         self.turn = DARK if fields[1] == "D" else LIGHT
         self._penalty = penalty
         self._stack = []

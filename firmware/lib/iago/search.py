@@ -11,7 +11,7 @@ then `best()` / `result()`; `done()` and `nodes()` say how far it is. Players: l
 (node budgets in LEVELS), "random" and "greedy" (the most disks right after the move).
 
 It works on any board with the games' board API (push/pop, legal_moves, turn, outcome,
-scores, _cells; fewer than 255 cells): iterative-deepening alpha-beta (negamax) on a copy of
+scores, cell_states; fewer than 255 cells): iterative-deepening alpha-beta (negamax) on a copy of
 the board, walked with explicit per-ply stacks allocated once per search, so a search can
 stop after any position and resume in the next slice, and never recurses. A placement after
 which the same side places again (an Othello pass, Io's bound-then-free turn) keeps the sign
@@ -146,7 +146,7 @@ class Search(Scaffold):
             self._finish(Result(root[0], 0, [root[0]], 0, 0, False))
             return
         plies = 0
-        for v in board._cells:
+        for v in board.cell_states:
             if v == EMPTY:
                 plies += 1
         # Every placement fills a cell: no line is longer.
@@ -304,7 +304,7 @@ class Search(Scaffold):
         board = self.board
         me = board.turn
         opp = me ^ 3
-        cells = board._cells
+        cells = board.cell_states
         weights = self._weights
         value = 0
         mine = 0
