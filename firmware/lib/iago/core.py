@@ -16,6 +16,7 @@ except ImportError:
 EMPTY = const(0)
 DARK = const(1)
 LIGHT = const(2)
+_TYPE_CHECKING = const(0)   # see iago/__init__.py
 
 class IagoError(ValueError):
     """Base class of every error raised for bad input."""
@@ -50,6 +51,55 @@ _SIDE_NAMES = {EMPTY: "draw", DARK: "dark", LIGHT: "light"}
 def side_name(side):
     """'dark' or 'light'; 'draw' for an Outcome's winner 0 (games that can be drawn)."""
     return _SIDE_NAMES[side]
+
+
+class BoardBase:
+    """What the boards of every game share: views of the move stack and checked placements.
+    A board holds `_stack` (undo records, each starting with the placed cell), `grid` (its
+    geometry: parse_cell, cell_name), `turn`, and `_legal()`, `is_game_over()`, `push()`."""
+
+    SIDE_NAMES = {DARK: "dark", LIGHT: "light"}   # the sides as this game's messages name them
+
+    if _TYPE_CHECKING:   # a board's own parts, for type checkers; a Pico never runs this
+        _stack: list
+        turn: int
+
+        def _legal(self): ...
+
+        def is_game_over(self): ...
+
+        def push(self, cell): ...
+
+    @property
+    def move_stack(self):
+        """The cells placed on so far, in order."""
+        return [record[0] for record in self._stack]
+
+    def ply(self):
+        """How many placements have been made."""
+        return len(self._stack)
+
+    def peek(self):
+        """The last placement's cell, or None."""
+        return self._stack[-1][0] if self._stack else None
+
+    def parse_move(self, move):
+        """A cell index or name -> the cell, if legal; raises IllegalMoveError naming it."""
+        grid = self.grid  # type: ignore[attr-defined]  # each board's geometry module
+        cell = grid.parse_cell(move) if isinstance(move, str) else move
+        name = grid.cell_name(cell)
+        if cell not in self._legal():
+            if self.is_game_over():
+                raise IllegalMoveError("%s: the game is over" % name)
+            raise IllegalMoveError("%s is not a legal move for %s; legal: %s" % (
+                name, self.SIDE_NAMES[self.turn], " ".join(grid.cell_name(c) for c in self._legal())))
+        return cell
+
+    def play(self, move):
+        """Check and push a move given as a cell or a name; returns the placed cell."""
+        cell = self.parse_move(move)
+        self.push(cell)
+        return cell
 
 
 class Outcome:

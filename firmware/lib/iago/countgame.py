@@ -9,7 +9,7 @@ the turn passes (`_advance`) and any state the cells cannot show (`_state`/`_set
 `_fields`/`_parse_fields` for the position text).
 """
 
-from iago.core import COUNT, DARK, EMPTY, LIGHT, LegalMoves, Outcome
+from iago.core import COUNT, DARK, EMPTY, LIGHT, BoardBase, LegalMoves, Outcome
 from iago.core import IllegalMoveError, InvalidPositionError, InvalidRulesError
 
 _CHARS = {DARK: "D", LIGHT: "L"}
@@ -41,9 +41,8 @@ class SimpleRules:
         return "Rules(%r)" % self.name()
 
 
-class CountBoard:
+class CountBoard(BoardBase):
     GAME = ""
-    SIDE_NAMES = {DARK: "dark", LIGHT: "light"}
     STATE_BYTES = 1        # bytes of game state in an undo record (the turn, at least)
     PASSES = False         # a side with no placement passes (then perft counts the pass)
     FLIP = 3               # a turned disk's state XORs with this: it shows the other colour
@@ -183,35 +182,8 @@ class CountBoard:
         self._legal_cache = None
         return cell
 
-    @property
-    def move_stack(self):
-        return [record[0] for record in self._stack]
-
-    def ply(self):
-        return len(self._stack)
-
-    def peek(self):
-        return self._stack[-1][0] if self._stack else None
-
     def last_flips(self):
         return tuple(self._stack[-1][self.STATE_BYTES + 1:]) if self._stack else ()
-
-    def parse_move(self, move):
-        """A cell index or name -> the cell, if legal; raises IllegalMoveError naming it."""
-        grid = self.grid
-        cell = grid.parse_cell(move) if isinstance(move, str) else move
-        name = grid.cell_name(cell)
-        if cell not in self._legal():
-            if self.is_game_over():
-                raise IllegalMoveError("%s: the game is over" % name)
-            raise IllegalMoveError("%s is not a legal move for %s; legal: %s" % (
-                name, self.SIDE_NAMES[self.turn], " ".join(grid.cell_name(c) for c in self._legal())))
-        return cell
-
-    def play(self, move):
-        cell = self.parse_move(move)
-        self.push(cell)
-        return cell
 
     # No penalty option outside Iago.
     def can_claim(self):

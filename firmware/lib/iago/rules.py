@@ -7,7 +7,8 @@ CAPTIVE bit, so an undo record is just the placed cell and the flipped cells.
 """
 
 from iago import hexgrid
-from iago.core import COUNT, DARK, EMPTY, LIGHT, LegalMoves, Outcome, side_name  # noqa: F401
+from iago.core import (COUNT, DARK, EMPTY, LIGHT, BoardBase, LegalMoves, Outcome,  # noqa: F401
+                       side_name)
 from iago.core import IllegalMoveError, InvalidPositionError, InvalidRulesError
 
 try:
@@ -47,7 +48,6 @@ try:
 except (ImportError, SyntaxError):
     from iago.movegen import generate
 
-_SIDE_NAMES = {DARK: "dark", LIGHT: "light"}
 _DISK_CHARS = {DARK: "D", LIGHT: "L", DARK_CAPTIVE: "d", LIGHT_CAPTIVE: "l"}
 _CHAR_DISKS = {"D": DARK, "L": LIGHT, "d": DARK_CAPTIVE, "l": LIGHT_CAPTIVE, ".": EMPTY}
 
@@ -132,7 +132,7 @@ STANDARD = Rules()
 STARTING_TEXT = "5/6/7/8/9/8/7/6/5 D"
 
 
-class Board:
+class Board(BoardBase):
     """An Iago position with its history. Dark moves first on an empty board."""
 
     GAME = GAME
@@ -324,39 +324,9 @@ class Board:
             self.claims.pop()
         return cell
 
-    @property
-    def move_stack(self):
-        """The cells placed on so far, in order."""
-        return [undo[0] for undo in self._stack]
-
-    def ply(self):
-        """How many placements have been made."""
-        return len(self._stack)
-
-    def peek(self):
-        """The last placement's cell, or None."""
-        return self._stack[-1][0] if self._stack else None
-
     def last_flips(self):
         """The cells flipped by the last placement."""
         return tuple(self._stack[-1][2:]) if self._stack else ()
-
-    def parse_move(self, move):
-        """A cell index or name -> the cell, if legal; raises IllegalMoveError naming it."""
-        cell = hexgrid.parse_cell(move) if isinstance(move, str) else move
-        name = hexgrid.cell_name(cell)
-        if cell not in self._legal():
-            if self.is_game_over():
-                raise IllegalMoveError("%s: the game is over" % name)
-            raise IllegalMoveError("%s is not a legal move for %s; legal: %s" % (
-                name, _SIDE_NAMES[self.turn], " ".join(hexgrid.cell_name(c) for c in self._legal())))
-        return cell
-
-    def play(self, move):
-        """Check and push a move given as a cell or a name; returns the placed cell."""
-        cell = self.parse_move(move)
-        self.push(cell)
-        return cell
 
     # --- penalty option ----------------------------------------------------------------
 
