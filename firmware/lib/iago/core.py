@@ -53,6 +53,25 @@ def side_name(side):
     return _SIDE_NAMES[side]
 
 
+def row_text(cells, row, chars):
+    """One row of position text: the character of each cell in `row` (`chars` maps a cell
+    state to it), and a run of empty cells as its count."""
+    out = ""
+    empty = 0
+    for c in row:
+        v = cells[c]
+        if v == EMPTY:
+            empty += 1
+            continue
+        if empty:
+            out += str(empty)
+            empty = 0
+        out += chars[v]
+    if empty:
+        out += str(empty)
+    return out
+
+
 class BoardBase:
     """What the boards of every game share: views of the move stack and checked placements.
     A board holds `_stack` (undo records, each starting with the placed cell), `grid` (its

@@ -9,7 +9,7 @@ the turn passes (`_advance`) and any state the cells cannot show (`_state`/`_set
 `_fields`/`_parse_fields` for the position text).
 """
 
-from iago.core import COUNT, DARK, EMPTY, LIGHT, BoardBase, LegalMoves, Outcome
+from iago.core import COUNT, DARK, EMPTY, LIGHT, BoardBase, LegalMoves, Outcome, row_text
 from iago.core import IllegalMoveError, InvalidPositionError, InvalidRulesError
 
 _CHARS = {DARK: "D", LIGHT: "L"}
@@ -227,26 +227,12 @@ class CountBoard(BoardBase):
         return [range(r * size, r * size + size) for r in range(self.grid.CELLS // size - 1, -1, -1)]
 
     def text(self):
-        chars = _CHARS
-        extra = self.EXTRA_CHARS
+        chars = dict(_CHARS)
+        for value in self.EXTRA_CHARS:
+            chars[value] = self.EXTRA_CHARS[value]
         cells = self.cell_states
-        rows = []
-        for row in self._rows():
-            out = ""
-            empty = 0
-            for c in row:
-                v = cells[c]
-                if v == EMPTY:
-                    empty += 1
-                    continue
-                if empty:
-                    out += str(empty)
-                    empty = 0
-                out += chars[v] if v in chars else extra[v]
-            if empty:
-                out += str(empty)
-            rows.append(out)
-        return "/".join(rows) + (" D" if self.turn == DARK else " L") + self._fields()
+        rows = "/".join([row_text(cells, row, chars) for row in self._rows()])
+        return rows + (" D" if self.turn == DARK else " L") + self._fields()
 
     def set_text(self, text):
         """Set up the position from text; the move history is cleared."""

@@ -8,7 +8,7 @@ CAPTIVE bit, so an undo record is just the placed cell and the flipped cells.
 
 from iago import hexgrid
 from iago.core import (COUNT, DARK, EMPTY, LIGHT, BoardBase, LegalMoves, Outcome,  # noqa: F401
-                       side_name)
+                       row_text, side_name)
 from iago.core import IllegalMoveError, InvalidPositionError, InvalidRulesError
 
 try:
@@ -399,23 +399,9 @@ class Board(BoardBase):
 
     def text(self):
         """The position text of docs/rules.md, e.g. '5/6/7/8/9/8/7/6/5 D'."""
-        rows = []
         cells = self.cell_states
-        for row in range(8, -1, -1):
-            out = ""
-            empty = 0
-            for c in hexgrid.row_cells(row):
-                if cells[c] == EMPTY:
-                    empty += 1
-                    continue
-                if empty:
-                    out += str(empty)
-                    empty = 0
-                out += _DISK_CHARS[cells[c]]
-            if empty:
-                out += str(empty)
-            rows.append(out)
-        text = "/".join(rows) + (" D" if self.turn == DARK else " L")
+        text = "/".join([row_text(cells, hexgrid.row_cells(row), _DISK_CHARS)
+                         for row in range(8, -1, -1)]) + (" D" if self.turn == DARK else " L")
         for word in _PENALTY_FIELDS:
             if self._penalty & _PENALTY_FIELDS[word]:
                 text += " " + word
