@@ -12,10 +12,11 @@ pytestmark = pytest.mark.micropython
 
 ROOT = Path(__file__).resolve().parent.parent
 
-PROGRAM = """
+# The App's stand-in hardware under a VM (also tests/test_ledkernel.py's): a clock the
+# program advances, a matrix of switches it sets, LEDs that count frames.
+STAND_INS = """
 import gc
 import micropython
-import iago
 from gameboard import boardmap
 from gameboard.app import App
 from gameboard.saves import Saves
@@ -25,6 +26,8 @@ class Clock:
         self.now = 0
     def ticks_ms(self):
         return self.now
+    def ticks_us(self):
+        return self.now * 1000
     def ticks_diff(self, a, b):
         return a - b
     def sleep_ms(self, ms):
@@ -51,6 +54,10 @@ class Pixels:
         self.frames = 0
     def show(self, wire):
         self.frames += 1
+"""
+
+PROGRAM = STAND_INS + """
+import iago
 
 gc.collect()
 base = gc.mem_alloc()

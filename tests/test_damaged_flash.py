@@ -22,10 +22,9 @@ import iago
 from gameboard import archive, boardmap, checkedmap
 from gameboard.saves import SaveError, Saves
 from gameboard.settings import Settings
-from host_sim.fakes.install import install
+from fake_pico import fake_pico
 from host_sim.fakes import mptime
-from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, Circuit, MachineReset, SoftReset
-from host_sim.fakes.mptime import Clock
+from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, MachineReset, SoftReset
 from host_sim.simboard import SimBoard
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -354,17 +353,6 @@ def test_a_copy_too_large_for_the_heap_is_not_read(tmp_path, monkeypatch):
 
 
 # --- the board map itself ----------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def fake_pico(boardmap_=None):
-    clock = Clock()
-    circuit = Circuit(boardmap=boardmap_, clock=clock)
-    uninstall = install(circuit, clock)
-    try:
-        yield circuit, clock
-    finally:
-        uninstall()
 
 
 class Stop(BaseException):

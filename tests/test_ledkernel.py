@@ -11,6 +11,7 @@ from gameboard import _ledplain, leds
 from gameboard.link import Link
 from host_sim.fakes import micropython as fake_micropython
 from host_sim.simboard import SimBoard
+from test_app_micropython import STAND_INS
 
 KERNEL_PROGRAM = """
 import array
@@ -185,42 +186,8 @@ def test_stats_reports_the_loops_longest_step_since_the_last_stats():
         assert 0 <= second["step_max_ms"] < 10
 
 
-STATS_PROGRAM = """
-import gc
+STATS_PROGRAM = STAND_INS + """
 import json
-import micropython
-from gameboard import boardmap
-from gameboard.app import App
-from gameboard.saves import Saves
-
-class Clock:
-    def __init__(self):
-        self.now = 0
-    def ticks_ms(self):
-        return self.now
-    def ticks_us(self):
-        return self.now * 1000
-    def ticks_diff(self, a, b):
-        return a - b
-    def sleep_ms(self, ms):
-        self.now += ms
-
-class Matrix:
-    def __init__(self, bmap):
-        self.closed = bytearray(8)
-        self.bmap = bmap
-    def place(self, cell):
-        x = self.bmap.crossing_of_cell[cell]
-        self.closed[x >> 3] |= 1 << (x & 7)
-    def scan(self, into):
-        i = 0
-        while i < 8:
-            into[i] = self.closed[i]
-            i += 1
-
-class Pixels:
-    def show(self, wire):
-        pass
 
 class Serial:
     def __init__(self):
@@ -252,7 +219,7 @@ def stats():
 
 run(1200)
 first = stats()
-matrix.place(list(app.controller.game.legal_moves)[0])
+matrix.set(list(app.controller.game.legal_moves)[0], True)
 run(400)
 second = stats()
 run(100)

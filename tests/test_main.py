@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 import mpvm
-from host_sim.fakes.install import install
-from host_sim.fakes.machine import Circuit, MachineReset, SoftReset
-from host_sim.fakes.mptime import Clock
+from fake_pico import fake_pico
+from host_sim.fakes.machine import MachineReset, SoftReset
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "hardware" / "board.json"
@@ -72,17 +71,6 @@ class Port:
 def usb_port(monkeypatch):
     from gameboard import usbserial
     monkeypatch.setattr(usbserial, "UsbSerial", Port)
-
-
-@contextlib.contextmanager
-def fake_pico(boardmap=None):
-    clock = Clock()
-    circuit = Circuit(boardmap=boardmap, clock=clock)
-    uninstall = install(circuit, clock)
-    try:
-        yield circuit, clock
-    finally:
-        uninstall()
 
 
 def test_a_broken_board_map_is_shown_as_a_fault(tmp_path):

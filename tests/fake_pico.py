@@ -1,0 +1,20 @@
+"""The simulated Pico for tests that run the firmware's own start-up: its circuit and clock."""
+
+import contextlib
+
+from host_sim.fakes.install import install
+from host_sim.fakes.machine import Circuit
+from host_sim.fakes.mptime import Clock
+
+
+@contextlib.contextmanager
+def fake_pico(boardmap=None):
+    """A fresh circuit wired as `boardmap` (a checked BoardMap; None: the default map's) and
+    its clock, installed for the `with` block: yields (circuit, clock)."""
+    clock = Clock()
+    circuit = Circuit(boardmap=boardmap, clock=clock)
+    uninstall = install(circuit, clock)
+    try:
+        yield circuit, clock
+    finally:
+        uninstall()
