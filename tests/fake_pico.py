@@ -2,6 +2,8 @@
 
 import contextlib
 
+import pytest
+
 from host_sim.fakes.install import install
 from host_sim.fakes.machine import Circuit
 from host_sim.fakes.mptime import Clock
@@ -18,3 +20,21 @@ def fake_pico(boardmap=None):
         yield circuit, clock
     finally:
         uninstall()
+
+
+class Port:
+    """Stands in for the USB port (tested under MicroPython in test_hw_micropython.py): writes
+    go to stdout."""
+
+    def read(self):
+        return None
+
+    def write(self, text):
+        print(text, end="")
+
+
+@pytest.fixture
+def usb_port(monkeypatch):
+    """The USB port as a Port, for a test module whose autouse fixture asks for it."""
+    from gameboard import usbserial
+    monkeypatch.setattr(usbserial, "UsbSerial", Port)

@@ -22,7 +22,7 @@ import iago
 from gameboard import archive, boardmap, checkedmap
 from gameboard.saves import SaveError, Saves
 from gameboard.settings import Settings
-from fake_pico import fake_pico
+from fake_pico import fake_pico, usb_port  # noqa: F401  (usb_port: a fixture)
 from host_sim.fakes import mptime
 from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, MachineReset, SoftReset
 from host_sim.simboard import SimBoard
@@ -359,18 +359,9 @@ class Stop(BaseException):
     """Raised from a sleep hook: the test has seen enough (no firmware handler catches it)."""
 
 
-class Port:
-    def read(self):
-        return None
-
-    def write(self, text):
-        print(text, end="")
-
-
 @pytest.fixture(autouse=True)
-def usb_port(monkeypatch):
-    from gameboard import usbserial
-    monkeypatch.setattr(usbserial, "UsbSerial", Port)
+def usbserial_port(usb_port):
+    """Every test here writes the link to stdout."""
 
 
 def stop_after(clock, ms):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import mpvm
-from fake_pico import fake_pico
+from fake_pico import fake_pico, usb_port  # noqa: F401  (usb_port: a fixture)
 from host_sim.fakes.machine import MachineReset, SoftReset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,20 +57,9 @@ class Stop(Exception):
     pass
 
 
-class Port:
-    """Stands in for the USB port (tested under MicroPython above): writes go to stdout."""
-
-    def read(self):
-        return None
-
-    def write(self, text):
-        print(text, end="")
-
-
 @pytest.fixture(autouse=True)
-def usb_port(monkeypatch):
-    from gameboard import usbserial
-    monkeypatch.setattr(usbserial, "UsbSerial", Port)
+def usbserial_port(usb_port):
+    """Every test here writes the link to stdout."""
 
 
 def test_a_broken_board_map_is_shown_as_a_fault(tmp_path):

@@ -102,6 +102,16 @@ class BoardBase:
         """The last placement's cell, or None."""
         return self._stack[-1][0] if self._stack else None
 
+    def _split_text(self, text):
+        """(fields, rows) of position text: its words, and its first word's rows; raises
+        InvalidPositionError for text without rows and a side to move."""
+        if not isinstance(text, str):
+            raise InvalidPositionError("position text must be a string, not %r" % (text,))
+        fields = text.split()
+        if len(fields) < 2:
+            raise InvalidPositionError("position needs rows and side to move: %r" % (text,))
+        return fields, fields[0].split("/")
+
     def parse_move(self, move):
         """A cell index or name -> the cell, if legal; raises IllegalMoveError naming it."""
         grid = self.grid  # type: ignore[attr-defined]  # each board's geometry module

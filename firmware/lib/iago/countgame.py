@@ -236,12 +236,7 @@ class CountBoard(BoardBase):
 
     def set_text(self, text):
         """Set up the position from text; the move history is cleared."""
-        if not isinstance(text, str):
-            raise InvalidPositionError("position text must be a string, not %r" % (text,))
-        fields = text.split()
-        if len(fields) < 2:
-            raise InvalidPositionError("position needs rows and side to move: %r" % (text,))
-        rows = fields[0].split("/")
+        fields, rows = self._split_text(text)
         layout = self._rows()
         if len(rows) != len(layout):
             raise InvalidPositionError("position needs %d rows separated by '/', got %d in %r"

@@ -409,12 +409,7 @@ class Board(BoardBase):
 
     def set_text(self, text):
         """Set up the position from text; the move history is cleared."""
-        if not isinstance(text, str):
-            raise InvalidPositionError("position text must be a string, not %r" % (text,))
-        fields = text.split()
-        if len(fields) < 2:
-            raise InvalidPositionError("position needs rows and side to move: %r" % (text,))
-        rows = fields[0].split("/")
+        fields, rows = self._split_text(text)
         if len(rows) != 9:
             raise InvalidPositionError("position needs 9 rows separated by '/', got %d in %r"
                                        % (len(rows), text))
