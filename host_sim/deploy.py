@@ -33,6 +33,10 @@ MICROPYTHON_ONLY = {"gameboard/hw.py", "gameboard/usbserial.py", "gameboard/_led
 # The Adafruit modules the firmware imports on the board; adafruit_pixelbuf is built into
 # CircuitPython for the Pico (in C), so its pure-Python copy stays on the host.
 BOARD_LIBRARIES = ("neopixel.py",)
+# CircuitPython's Python stack (1,536 bytes by default) is too shallow to read a saved game
+# back: "pystack exhausted" on the emulated Pico, and the game set aside. settings.toml is
+# read at power-on; deploy sets this line and keeps the drive's others.
+PYSTACK = ("CIRCUITPY_PYSTACK_SIZE", 4096)
 
 
 # The .mpy files carry no line numbers: they would take 2.3 KB of the Pico's heap in play
@@ -186,7 +190,18 @@ def stage_circuitpython(out, board_map):
         files.append(Path(name))
     shutil.copy(board_map, out / "board.json")
     files.append(Path("board.json"))
+    (out / "settings.toml").write_text(settings_toml(""))
+    files.append(Path("settings.toml"))
     return files
+
+
+def settings_toml(old):
+    """settings.toml with PYSTACK set: the lines of `old` (the drive's) kept but for an older
+    setting of the same name."""
+    name, value = PYSTACK
+    kept = [line for line in old.splitlines()
+            if line.split("=")[0].strip() != name]
+    return "\n".join(kept + ["%s = %d" % (name, value)]) + "\n"
 
 
 def find_drive():
@@ -229,6 +244,13 @@ def deploy_circuitpython(drive, board_map, dry_run=False):
         if not dry_run:
             shutil.rmtree(drive / "lib" / package, ignore_errors=True)
     for path in files:
+        if path == Path("settings.toml"):
+            print("set %s = %d in %s" % (PYSTACK + (drive / path,)))
+            if not dry_run:
+                target = drive / path
+                old = target.read_text() if target.exists() else ""
+                target.write_text(settings_toml(old))
+            continue
         print("copy %s -> %s" % (path.as_posix(), drive / path))
         if not dry_run:
             (drive / path).parent.mkdir(parents=True, exist_ok=True)

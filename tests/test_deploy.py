@@ -69,7 +69,7 @@ def test_circuitpython_stage_has_the_source_the_adafruit_library_and_boot_files(
     out = tmp_path / "cp"
     files = deploy.stage_circuitpython(out, ROOT / "hardware" / "board.json")
     names = {p.as_posix() for p in files}
-    assert {"code.py", "boot.py", "board.json", "lib/neopixel.py",
+    assert {"code.py", "boot.py", "board.json", "settings.toml", "lib/neopixel.py",
             "lib/gameboard/cphw.py", "lib/gameboard/cpsaves.py", "lib/iago/rules.py"} <= names
     # MicroPython's own layer and the viper kernels stay off a CircuitPython board.
     assert not names & {"lib/" + m for m in deploy.MICROPYTHON_ONLY}
@@ -99,6 +99,7 @@ def test_circuitpython_dry_run_lists_the_copies_and_touches_no_drive(tmp_path):
     copies = [line for line in lines if line.startswith("copy ")]
     assert removes == ["remove %s" % (drive / "lib" / p) for p in deploy.PACKAGES]
     assert "copy code.py -> %s" % (drive / "code.py") in copies
+    assert "set CIRCUITPY_PYSTACK_SIZE = 4096 in %s" % (drive / "settings.toml") in lines
     assert "copy lib/neopixel.py -> %s" % (drive / "lib" / "neopixel.py") in copies
     assert lines.index(removes[-1]) < lines.index(copies[0])
     assert not drive.exists() and "nothing was copied" in proc.stdout
@@ -111,8 +112,12 @@ def test_circuitpython_deploy_replaces_the_firmware_and_keeps_the_games(tmp_path
     (drive / "lib" / "gameboard" / "gone.py").write_text("# a module the firmware dropped\n")
     (drive / "games").mkdir()
     (drive / "games" / "000001.sav").write_text("kept\n")
+    (drive / "settings.toml").write_text('CIRCUITPY_PYSTACK_SIZE = 1536\nMY_NAME = "Ann"\n')
     proc = run("--runtime", "circuitpython", "--drive", str(drive))
     assert proc.returncode == 0, proc.stderr
+    # The Python stack a saved game needs to be read back; the drive's other settings stay.
+    assert (drive / "settings.toml").read_text() == (
+        'MY_NAME = "Ann"\nCIRCUITPY_PYSTACK_SIZE = 4096\n')
     assert not (drive / "lib" / "gameboard" / "gone.py").exists()
     assert (drive / "lib" / "gameboard" / "app.py").read_text() == (
         ROOT / "firmware" / "lib" / "gameboard" / "app.py").read_text()
