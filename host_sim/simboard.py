@@ -235,7 +235,7 @@ class SimBoard:
             except Exception as exc:
                 if self.strict:
                     raise
-                from gameboard.app import log_exception
+                from gameboard.archive import log_exception
                 log_exception(self.app.saves, exc)
                 self.restarts += 1
                 self.power_on(WDT_RESET)

@@ -184,7 +184,7 @@ IN_PLAY = {"iago", "iago.core", "iago.hexgrid", "iago.rules", "iago.engine",
            "gameboard.saves", "gameboard.settings", "gameboard._ledkernel",
            "gameboard._ledplain", "gameboard.demo", "gameboard.modes", "gameboard.boardmap",
            "gameboard.painter"}
-NOW_AND_THEN = {"gameboard.archive", "iago.record", "gameboard.savedgame",
+NOW_AND_THEN = {"gameboard.archive", "iago.record", "gameboard.savedgame", "gameboard.start",
                 "gameboard.checkedmap", "gameboard.commands"}
 
 

@@ -17,7 +17,6 @@ from gameboard.debounce import CROSSING, Debouncer
 from gameboard.layout import Layout
 from gameboard.link import Link
 from gameboard.palette import PALETTES
-from gameboard.saves import Saves
 from gameboard.settings import Settings
 
 try:
@@ -30,7 +29,6 @@ FIRMWARE_VERSION = "0.4.0"
 # Private consts are inlined by MicroPython: no global, no interned name.
 _SCAN_PERIOD_MS = const(2)
 _ANIMATION_MS = const(20)   # blinking hexes are redrawn at 50 Hz
-_WATCHDOG_MS = const(4000)
 _BUTTON_DEBOUNCE_MS = const(30)
 # The heap is collected once the switches have been still this long, so that a collection
 # (12 ms on a Pico) seldom falls in a placement's path; and players who never pause get one
@@ -385,21 +383,6 @@ class App:
                             if sent else -1)
 
 
-def log_exception(saves, exc):
-    """Write the traceback to error.log on flash (best effort)."""
-    try:
-        import io
-        out = io.StringIO()
-        if hasattr(sys, "print_exception"):
-            sys.print_exception(exc, out)
-        else:
-            import traceback  # type: ignore[import-not-found]  # CPython only
-            traceback.print_exception(type(exc), exc, exc.__traceback__, file=out)
-        from gameboard import archive
-        archive.log_error(saves, out.getvalue())
-    except Exception:
-        pass
-
 
 def hardware():
     """The hardware layer of the running implementation: gameboard.cphw on CircuitPython,
@@ -429,35 +412,11 @@ def build(root="/", map_path="/board.json", serial=None, coin=None, restart_afte
     Raises boardmap.BoardMapError (a ValueError) if the map is missing, unreadable or wrong.
     A saved game that cannot be read is set aside and reported (`save_error`), never raised.
     """
-    import time
-
-    from gameboard import checkedmap
-    if hw is None:
-        hw = hardware()
-    clock = getattr(hw, "clock", time)      # CircuitPython's time has no ticks
-    root = root if root.endswith("/") else root + "/"
-    bmap = checkedmap.load(map_path, root + "board-checked.json")
-    if restart_after_check and checkedmap.kept_now:
-        hw.soft_restart()            # never returns; the next start reads the copy
-    forget("gameboard.checkedmap", "gameboard.boardmap")   # the map keeps only its tables
-    report = None
-    if restart_after_check and hw.restarted():
-        # After the map's check, so its soft restart does not count a start twice; before the
-        # watchdog starts, which a fault would have to keep feeding.
-        from gameboard import archive
-        report = archive.count_restart(root)
-        forget("gameboard.archive")
-    buttons = None
-    if bmap.buttons:
-        # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.
-        buttons = hw.Buttons([bmap.buttons.get("select"), bmap.buttons.get("confirm")])
-    app = App(bmap, getattr(hw, "saves", Saves)(root),
-              hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
-              hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), clock, serial,
-              hw.Watchdog(_WATCHDOG_MS), buttons, coin)
-    if report:
-        app.link.send_event({"event": "save_error", "error": report})
-    return app
+    from gameboard import start
+    try:
+        return start.build(root, map_path, serial, coin, restart_after_check, hw)
+    finally:
+        forget("gameboard.start")
 
 
 
@@ -502,7 +461,11 @@ def main(root="/", map_path="/board.json"):
         # By its name: importing the checker again could fail where the heap ran short.
         if app is None and exc.__class__.__name__ == "BoardMapError":
             hw.fault("%s (%s)" % (exc, map_path))    # never returns
-        log_exception(root if app is None else app.saves, exc)
+        try:
+            from gameboard import archive
+            archive.log_exception(root if app is None else app.saves, exc)
+        except Exception:
+            pass                    # no heap to load it: restart all the same
         try:
             serial.write(json.dumps({"v": 2, "event": "error",
                                      "error": str(exc) or exc.__class__.__name__}) + "\n")

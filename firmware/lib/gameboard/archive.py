@@ -106,6 +106,22 @@ def read_finished(saves, game_id, layout=None):
             game_id, str(exc)[:40] or exc.__class__.__name__))
 
 
+def log_exception(saves, exc):
+    """Write the traceback of `exc` to error.log (best effort: never raises)."""
+    try:
+        import io
+        import sys
+        out = io.StringIO()
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(exc, out)
+        else:
+            import traceback  # type: ignore[import-not-found]  # CPython only
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=out)
+        log_error(saves, out.getvalue())
+    except Exception:
+        pass
+
+
 def log_error(saves, text, limit=4096):
     """Append to error.log, keeping only the newest `limit` bytes. `saves`: the Saves, or its
     root folder when the start failed before there were any."""
