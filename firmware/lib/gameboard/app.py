@@ -126,6 +126,11 @@ class App:
         self.controller = self.game
         self.link.controller = self.game
         self.game.resume()
+        # The demo's code and the engine it played with give their heap back to the game
+        # (about 10 KB on a Pico); the game's computer, if it plays, imports the engine anew.
+        forget("gameboard.demo", "gameboard.modes")
+        if self.game.search is None:
+            forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
 
     def load(self):
         # Saves.load sets a damaged save aside and raises SaveError; anything else that
