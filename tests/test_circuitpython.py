@@ -388,3 +388,16 @@ def test_the_simulated_circuitpython_board_plays_and_saves_in_nvm():
         board.power_on()
         board.advance(1300)
         assert board.controller.game.move_stack == [board.layout.parse_cell("E4")]
+
+
+def test_the_computer_searches_a_share_of_micropythons_budget_on_circuitpython():
+    from host_sim.simboard import SimBoard
+    with SimBoard(runtime="micropython") as mp, SimBoard(runtime="circuitpython") as cp:
+        full, less = mp.app.layout, cp.app.layout
+        share = sys.modules["gameboard.cphw"].SEARCH_SHARE
+        assert 0 < share < 100
+        top = full.board_nodes[-1] * share // 100
+        assert less.board_nodes == tuple(min(n, top) for n in full.board_nodes)
+        assert less.board_nodes[-1] < full.board_nodes[-1]
+        assert less.board_nodes[:3] == full.board_nodes[:3]       # the low levels as they were
+        assert less.think_nodes == full.think_nodes * share // 100

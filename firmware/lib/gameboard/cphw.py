@@ -38,6 +38,11 @@ WDT_MAX_MS = const(8388)         # the RP2040 watchdog's longest timeout
 # keypad scans every 2 ms (the loop's period): a contact is seen at most 2 ms before the loop
 # looks; scanning 64 switches in C costs the Pico a few percent.
 _SCAN_S = 0.002
+# The share (percent) of MicroPython's search budget the computer gets here (applied by
+# gameboard/start.py): without viper a node costs 2.2 times as much (docs/benchmarks.md,
+# "CircuitPython"), so level 5 searches 40% of its positions to answer within 2 s, and a
+# tick 40% as many.
+SEARCH_SHARE = const(40)
 # Sleeps of 0-4 ms as floats made once (the loop sleeps 1-2 ms a step).
 _SLEEPS = (0.0, 0.001, 0.002, 0.003, 0.004)
 
