@@ -312,7 +312,7 @@ def test_fault_repeats_its_message_on_the_link_and_feeds_the_watchdog(pico):
 
 def test_the_running_implementation_chooses_the_hardware_layer(pico, monkeypatch):
     pico()
-    from gameboard import app
+    from gameboard import start
     implementation = types.SimpleNamespace(**vars(sys.implementation))
     implementation.name = "circuitpython"
     monkeypatch.setattr(sys, "implementation", implementation)
@@ -320,7 +320,7 @@ def test_the_running_implementation_chooses_the_hardware_layer(pico, monkeypatch
     try:
         import gameboard
         had = gameboard.__dict__.get("hw")
-        hw = app.hardware()
+        hw = start.hardware()
         assert hw is sys.modules["gameboard.cphw"] and sys.modules["gameboard.hw"] is hw
         from gameboard import hw as named
         assert named is hw            # archive's `from gameboard import hw` finds it too

@@ -8,22 +8,28 @@ watchdog. All hardware and the clock are passed in, so the simulator runs this v
 
 import gc
 import json
-import sys
 
 from gameboard import forget
-from gameboard.controller import NONE, Controller, elapsed
-from gameboard.leds import LedOutput
-from gameboard.debounce import CROSSING, Debouncer
-from gameboard.layout import Layout
-from gameboard.link import Link
+from gameboard.controller import NONE, elapsed
+from gameboard.debounce import CROSSING
 from gameboard.palette import PALETTES
-from gameboard.settings import Settings
 
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
+
+_TYPE_CHECKING = const(0)   # see iago/__init__.py
+if _TYPE_CHECKING:
+    from typing import Any
+
+    from gameboard.boardmap import BoardMap
+    from gameboard.controller import Controller
+    from gameboard.debounce import Debouncer
+    from gameboard.layout import Layout
+    from gameboard.leds import LedOutput
+    from gameboard.link import Link
 
 FIRMWARE_VERSION = "0.4.0"
 # Private consts are inlined by MicroPython: no global, no interned name.
@@ -51,75 +57,58 @@ _COMPACTED_MS = const(30)   # a save that took this long erased a sector
 
 
 class App:
+    if _TYPE_CHECKING:   # the App's state, which start.set_up sets; a Pico never runs this
+        boardmap: BoardMap
+        saves: Any             # gameboard.saves.Saves (cpsaves on CircuitPython)
+        matrix: Any            # the hardware layer's (hw.py, cphw.py)
+        pixels: Any
+        clock: Any             # time, or the hardware layer's ticks
+        serial: Any
+        watchdog: Any
+        buttons: Any             # push buttons: bit 0 select (take back), bit 1 confirm (claim)
+        button_raw: int
+        button_state: int
+        button_since: int
+        raw: bytearray           # one byte of column bits a row line, as scanned
+        diodes: bool
+        debouncer: Debouncer
+        contact_lit: bytearray   # closings lit at first contact (one bit a crossing)
+        _no_rows: bytes
+        layout: Layout
+        controller: Controller   # in charge of the LEDs now: the game, self-test or demo
+        game: Controller         # the game's controller, which sees every switch throughout
+        leds: LedOutput
+        link: Link
+        last_frame: int
+        frames: int
+        active_at: int           # a switch last changed
+        flash_error: object      # why the last save failed, until one succeeds
+        flash_error_at: int
+        collected: bool          # the heap was collected since
+        changes: int             # switch changes since the last collection
+        commits: int             # saves since the last one that erased a sector
+
     def __init__(self, boardmap, saves, matrix, pixels, clock, serial=None, watchdog=None,
                  buttons=None, coin=None):
-        self.boardmap = boardmap
-        self.saves = saves
-        self.matrix = matrix
-        self.pixels = pixels
-        self.clock = clock
-        self.serial = serial
-        self.watchdog = watchdog
-        # Optional push buttons (bit 0 select, bit 1 confirm): select takes back the last
-        # placement, confirm claims a penalty. Debounced like the switches.
-        self.buttons = buttons
-        self.button_raw = 0
-        self.button_state = 0
-        self.button_since = 0
-        self.raw = bytearray(boardmap.lines)   # one byte of column bits a row line
-        self.diodes = boardmap.diodes
-        self.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines)
-        # Closings lit at first contact, before their debounce ends (one bit a crossing).
-        self.contact_lit = bytearray(boardmap.lines)
-        self._no_rows = bytes(boardmap.lines)
-        now = clock.ticks_ms()
-        self.layout = Layout(boardmap.geometry, boardmap.size)
-        settings, game, flips, problem = self.load()
-        # `coin`: Othello's coin toss, coin() -> 0 or 1 (default: the system's random bits).
-        self.controller = Controller(settings, now, self.layout, coin)
-        if game is not None:
-            self.controller.restore(game, flips, now)
-        # The game's controller; `controller` is the one in charge of the LEDs now: the game,
-        # the self-test or the demo. The game's controller sees every switch throughout.
-        self.game = self.controller
-        self.leds = LedOutput(boardmap, self.controller.frame)
-        self.link = Link(self.controller, saves, self.write,
-                         {"firmware": FIRMWARE_VERSION, "board": boardmap.name,
-                          "game": self.layout.game})
-        if problem:
-            self.link.send_event({"event": "save_error", "error": problem})
-        self.link.selftest = self.start_selftest
-        self.link.demo = self.start_demo
-        if buttons is not None and buttons.pressed() & 1:   # select held at power-on
-            self.start_selftest(now)
-        self.last_frame = now
-        self.frames = 0
-        self.active_at = now        # a switch last changed
-        self.flash_error = None     # why the last save failed, until one succeeds
-        self.flash_error_at = 0
-        self.collected = False      # the heap was collected since
-        self.changes = 0            # switch changes since the last collection
-        self.commits = 0            # saves since the last one that erased a sector
+        """The board firmware on `boardmap` (a checked BoardMap) with its saves, the hardware
+        (matrix, pixels, clock; the host link's serial port, the watchdog and the buttons if
+        any) and Othello's coin toss (`coin`: coin() -> 0 or 1; default the system's random
+        bits). Its state is set up by gameboard/start.py, whose code a Pico drops once the
+        App stands (app.build)."""
+        from gameboard import start
+        start.set_up(self, boardmap, saves, matrix, pixels, clock, serial, watchdog, buttons,
+                     coin)
+        forget("gameboard.start")   # (app.build's own start keeps running to its end)
 
     def start_selftest(self, now):
         """Swap the controller for the self-test (select held at power-on, or the host link)."""
-        from gameboard.selftest import SelfTest
-        ctl = self.controller
-        test = SelfTest(ctl.settings, now, self.boardmap.cell_of_led, ctl.frame, ctl.present,
-                        layout=self.layout)
-        self.controller = test  # type: ignore[assignment]  # the same interface
-        self.link.controller = test
-        return test
+        from gameboard.selftest import take_over
+        return take_over(self, now)
 
     def start_demo(self, now):
         """The computer plays both sides on the LEDs until a disk is put down."""
-        from gameboard.demo import Demo
-        game = self.game
-        game.demo_requested = False
-        demo = Demo(game.settings, now, game.frame, seed=now, layout=self.layout)
-        self.controller = demo  # type: ignore[assignment]  # the same interface
-        self.link.controller = demo
-        return demo
+        from gameboard.demo import take_over
+        return take_over(self, now)
 
     def _end_demo(self):
         self.link.pump()
@@ -131,18 +120,6 @@ class App:
         forget("gameboard.demo", "gameboard.modes")
         if self.game.search is None:
             forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
-
-    def load(self):
-        # Saves.load sets a damaged save aside and raises SaveError; anything else that
-        # escapes it (no heap to read it) still starts a new game, reported, never a loop.
-        try:
-            loaded = self.saves.load(self.layout)
-        except Exception as exc:
-            return Settings(), None, [], str(exc) or exc.__class__.__name__
-        if loaded is None:
-            return Settings(), None, [], None
-        settings, game, flips = loaded
-        return settings, game, flips, None
 
     def write(self, text):
         if self.serial is not None:
@@ -389,20 +366,6 @@ class App:
 
 
 
-def hardware():
-    """The hardware layer of the running implementation: gameboard.cphw on CircuitPython,
-    gameboard.hw on MicroPython (and on the host's fakes of it). On CircuitPython it is also
-    bound as gameboard.hw, for the modules that name that one (archive's fault)."""
-    if sys.implementation.name == "circuitpython":
-        import gameboard
-        from gameboard import cphw
-        sys.modules["gameboard.hw"] = cphw
-        gameboard.hw = cphw  # type: ignore[attr-defined]
-        return cphw
-    from gameboard import hw
-    return hw
-
-
 def build(root="/", map_path="/board.json", serial=None, coin=None, restart_after_check=False,
           hw=None):
     """The App for the board described by the map at `map_path`, with its saves under `root`
@@ -412,7 +375,7 @@ def build(root="/", map_path="/board.json", serial=None, coin=None, restart_afte
     start that follows a crash or a hang (gameboard/archive.py, count_restart), which may set
     the saved game aside or stop the board with a fault.
 
-    `hw`: the hardware layer (default: hardware()); it may bring its own clock and saves.
+    `hw`: the hardware layer (default: start.hardware()); it may bring its own clock and saves.
 
     Raises boardmap.BoardMapError (a ValueError) if the map is missing, unreadable or wrong.
     A saved game that cannot be read is set aside and reported (`save_error`), never raised.
@@ -436,12 +399,10 @@ def main(root="/", map_path="/board.json"):
     import os
     import time
 
-    hw = hardware()
-    if hasattr(hw, "UsbSerial"):
-        serial = hw.UsbSerial()
-    else:
-        from gameboard.usbserial import UsbSerial
-        serial = UsbSerial()
+    from gameboard import start
+    hw = start.hardware()
+    serial = start.serial(hw)
+    del start        # build() forgets the module once the App stands
     clock = getattr(hw, "clock", time)
     root = root if root.endswith("/") else root + "/"
     app = None

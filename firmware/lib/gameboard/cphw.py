@@ -2,7 +2,7 @@
 digitalio, keypad, microcontroller, supervisor, usb_cdc or neopixel.
 
 The same interface as gameboard/hw.py (MicroPython's), so everything above it runs unchanged;
-gameboard.app.hardware() picks this one when sys.implementation.name is "circuitpython".
+gameboard.start.hardware() picks this one when sys.implementation.name is "circuitpython".
 What differs underneath:
 - the reed matrix is scanned in C by keypad.KeyMatrix in the background; scan() turns its
   events into the same raw bits, and the firmware's own debounce and first-contact lighting

@@ -144,3 +144,14 @@ class Demo(NotPlaying):
                 "rules": self.game.rules.name(),
                 "moves": [self.layout.cell_name(c) for c in self.game.move_stack],
                 "games": self.games, "settings": self.settings.as_dict()}
+
+
+def take_over(app, now):
+    """The demo in the App's controller's place; the game's controller gets the board back
+    when a disk is put down (App._end_demo)."""
+    game = app.game
+    game.demo_requested = False
+    demo = Demo(game.settings, now, game.frame, seed=now, layout=app.layout)
+    app.controller = demo
+    app.link.controller = demo
+    return demo

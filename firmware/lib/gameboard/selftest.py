@@ -305,3 +305,14 @@ class SelfTest(NotPlaying):
         self.asked = c
         self.asked_since = now
         self._emit({"event": "selftest_ask", "cell": self.name(c)})
+
+
+def take_over(app, now):
+    """The self-test in the App's controller's place (its code lives here, not in the App,
+    so that it takes heap only when it runs)."""
+    ctl = app.controller
+    test = SelfTest(ctl.settings, now, app.boardmap.cell_of_led, ctl.frame, ctl.present,
+                    layout=app.layout)
+    app.controller = test
+    app.link.controller = test
+    return test

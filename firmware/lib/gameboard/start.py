@@ -5,6 +5,8 @@ Imported by app.build and forgotten once the App stands, so its code takes no he
 (about 1.3 KB on a Pico, docs/architecture.md).
 """
 
+import sys
+
 from gameboard import forget
 from gameboard.saves import Saves
 
@@ -23,7 +25,6 @@ def build(root, map_path, serial, coin, restart_after_check, hw):
 
     from gameboard import checkedmap
     if hw is None:
-        from gameboard.app import hardware
         hw = hardware()
     clock = getattr(hw, "clock", time)      # CircuitPython's time has no ticks
     root = root if root.endswith("/") else root + "/"
@@ -59,3 +60,95 @@ def build(root, map_path, serial, coin, restart_after_check, hw):
     if report:
         app.link.send_event({"event": "save_error", "error": report})
     return app
+
+def hardware():
+    """The hardware layer of the running implementation: gameboard.cphw on CircuitPython,
+    gameboard.hw on MicroPython (and on the host's fakes of it). On CircuitPython it is also
+    bound as gameboard.hw, for the modules that name that one (archive's fault)."""
+    if sys.implementation.name == "circuitpython":
+        import gameboard
+        from gameboard import cphw
+        sys.modules["gameboard.hw"] = cphw
+        gameboard.hw = cphw  # type: ignore[attr-defined]
+        return cphw
+    from gameboard import hw
+    return hw
+
+
+def serial(hw):
+    """The host link's port: the hardware layer's own (CircuitPython's usb_cdc.data), else
+    MicroPython's USB serial."""
+    if hasattr(hw, "UsbSerial"):
+        return hw.UsbSerial()
+    from gameboard.usbserial import UsbSerial
+    return UsbSerial()
+
+def set_up(app, boardmap, saves, matrix, pixels, clock, serial, watchdog, buttons, coin):
+    """App.__init__'s work: the App's state, and the saved game read back."""
+    from gameboard.app import FIRMWARE_VERSION
+    from gameboard.controller import Controller
+    from gameboard.debounce import Debouncer
+    from gameboard.layout import Layout
+    from gameboard.leds import LedOutput
+    from gameboard.link import Link
+    app.boardmap = boardmap
+    app.saves = saves
+    app.matrix = matrix
+    app.pixels = pixels
+    app.clock = clock
+    app.serial = serial
+    app.watchdog = watchdog
+    # Optional push buttons (bit 0 select, bit 1 confirm): select takes back the last
+    # placement, confirm claims a penalty. Debounced like the switches.
+    app.buttons = buttons
+    app.button_raw = 0
+    app.button_state = 0
+    app.button_since = 0
+    app.raw = bytearray(boardmap.lines)   # one byte of column bits a row line
+    app.diodes = boardmap.diodes
+    app.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines)
+    # Closings lit at first contact, before their debounce ends (one bit a crossing).
+    app.contact_lit = bytearray(boardmap.lines)
+    app._no_rows = bytes(boardmap.lines)
+    now = clock.ticks_ms()
+    app.layout = Layout(boardmap.geometry, boardmap.size)
+    settings, game, flips, problem = _load(saves, app.layout)
+    # `coin`: Othello's coin toss, coin() -> 0 or 1 (default: the system's random bits).
+    app.controller = Controller(settings, now, app.layout, coin)
+    if game is not None:
+        app.controller.restore(game, flips, now)
+    # The game's controller; `controller` is the one in charge of the LEDs now: the game,
+    # the self-test or the demo. The game's controller sees every switch throughout.
+    app.game = app.controller
+    app.leds = LedOutput(boardmap, app.controller.frame)
+    app.link = Link(app.controller, saves, app.write,
+                    {"firmware": FIRMWARE_VERSION, "board": boardmap.name,
+                     "game": app.layout.game})
+    if problem:
+        app.link.send_event({"event": "save_error", "error": problem})
+    app.link.selftest = app.start_selftest
+    app.link.demo = app.start_demo
+    if buttons is not None and buttons.pressed() & 1:   # select held at power-on
+        app.start_selftest(now)
+    app.last_frame = now
+    app.frames = 0
+    app.active_at = now        # a switch last changed
+    app.flash_error = None     # why the last save failed, until one succeeds
+    app.flash_error_at = 0
+    app.collected = False      # the heap was collected since
+    app.changes = 0            # switch changes since the last collection
+    app.commits = 0            # saves since the last one that erased a sector
+
+
+def _load(saves, layout):
+    # Saves.load sets a damaged save aside and raises SaveError; anything else that
+    # escapes it (no heap to read it) still starts a new game, reported, never a loop.
+    from gameboard.settings import Settings
+    try:
+        loaded = saves.load(layout)
+    except Exception as exc:
+        return Settings(), None, [], str(exc) or exc.__class__.__name__
+    if loaded is None:
+        return Settings(), None, [], None
+    settings, game, flips = loaded
+    return settings, game, flips, None
