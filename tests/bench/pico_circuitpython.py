@@ -19,7 +19,7 @@ The runs:
    loop's longest step meanwhile.
 
 Run: CPEMU=/folder/of/cpemu python tests/bench/pico_circuitpython.py [--report FILE]
-[--opening | --computer]
+[--opening | --computer]  (--computer also measures what the loop's parts allocate)
 (`make bench` runs it when CPEMU is set). Needs node and cpemu set up as
 ../shared/tools/cpemu/README.md says.
 """
@@ -192,6 +192,66 @@ def computer_figures(emu_dir, work, level=5):
             "step_max_thinking": (longest, "ms")}
 
 
+ALLOC_SCRIPT = """
+import gc
+from gameboard import app
+a = app.build("/", "/board.json", None)
+for _ in range(1500):           # past the light check
+    a.step()
+wire = a.leds.wire
+other = bytearray(wire)
+
+
+def changed():
+    other[0] ^= 1
+    a.pixels.show(other)
+
+
+def framed():
+    a.game.dirty = True
+    a.step()
+
+
+def measure(name, fn, n):
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for _ in range(n):
+        fn()
+    after = gc.mem_alloc()
+    gc.enable()
+    print("alloc_" + name, after - before, "B")
+
+
+measure("show_same_x50", lambda: a.pixels.show(wire), 50)
+measure("show_changed_x50", changed, 50)
+measure("scan_x200", lambda: a.matrix.scan(a.raw), 200)
+measure("clock_x200", a.clock.ticks_ms, 200)
+measure("step_with_frame_x50", framed, 50)
+measure("idle_step_x500", a.step, 500)
+"""
+
+
+def alloc_figures(emu_dir, work):
+    """Bytes allocated by the loop's parts on CircuitPython (no heap_lock there: gc.mem_alloc
+    with the collector off), through cpemu's REPL: the firmware on the drive, no switches."""
+    files = build_files(Path(work) / "fs_alloc")
+    (files / "code.py").unlink()         # the REPL runs the script instead
+    script = Path(work) / "alloc.py"
+    script.write_text(ALLOC_SCRIPT)
+    proc = subprocess.run(["node", str(Path(emu_dir) / "cp-emu.mjs"), "--files", str(files),
+                           str(script)], cwd=emu_dir, capture_output=True, text=True,
+                          timeout=1800)
+    figures = {}
+    for line in proc.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0].startswith("alloc_"):
+            figures[parts[0]] = (float(parts[1]), parts[2])
+    if len(figures) != 6:
+        raise RuntimeError("the allocation script failed:\n" + (proc.stdout + proc.stderr)[-2000:])
+    return figures
+
+
 def main(argv):
     emu_dir = os.environ.get("CPEMU")
     if not emu_dir:
@@ -212,6 +272,7 @@ def main(argv):
         figures.update(pico_board.board_figures(report, events, kinds))
         if "--computer" in argv:
             figures.update(computer_figures(emu_dir, work))
+            figures.update(alloc_figures(emu_dir, work))
         elif "--opening" not in argv:
             events, kinds, board = brisk_game()
             files = build_files(work / "fs_game")
