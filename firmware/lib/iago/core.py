@@ -17,6 +17,8 @@ EMPTY = const(0)
 DARK = const(1)
 LIGHT = const(2)
 _TYPE_CHECKING = const(0)   # see iago/__init__.py
+if _TYPE_CHECKING:
+    from typing import Any
 
 class IagoError(ValueError):
     """Base class of every error raised for bad input."""
@@ -80,7 +82,7 @@ class BoardBase:
     SIDE_NAMES = {DARK: "dark", LIGHT: "light"}   # the sides as this game's messages name them
 
     if _TYPE_CHECKING:   # a board's own parts, for type checkers; a Pico never runs this
-        _stack: list
+        _stack: Any      # a list of records, or rules.Board's records back to back
         turn: int
 
         def _legal(self): ...

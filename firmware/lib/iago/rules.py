@@ -151,7 +151,12 @@ class Board(BoardBase):
         self.turn = DARK
         self._penalty = 0
         self._empty_inner = 37
-        self._stack = []
+        # The undo records back to back, each the placed cell, the penalty state before, the
+        # flipped cells and the record's length (last, so pop finds its start): about 5 bytes
+        # a placement, where a bytes object each took 32 and a list slot (1.8 KB late in a
+        # game on a Pico).
+        self._stack = bytearray()
+        self._plies = 0
         # Plies before which a penalty claim was granted (for game records).
         self.claims = []
         self.start_text = STARTING_TEXT
@@ -173,7 +178,8 @@ class Board(BoardBase):
         board.turn = self.turn
         board._penalty = self._penalty
         board._empty_inner = self._empty_inner
-        board._stack = list(self._stack)
+        board._stack = bytearray(self._stack)
+        board._plies = self._plies
         board.claims = list(self.claims)
         board.start_text = self.start_text
         return board
@@ -300,8 +306,9 @@ class Board(BoardBase):
         cells[cell] = self.turn
         if not hexgrid.IS_OUTER[cell]:
             self._empty_inner -= 1
-        # One small bytes object a placement: the cell, the penalty state before, the flips.
-        self._stack.append(bytes(undo))
+        undo.append(len(undo) + 1)
+        self._stack.extend(bytes(undo))
+        self._plies += 1
         # A miss by the placement that ends the game can no longer be claimed.
         self._penalty = penalty if self._empty_inner else 0
         self.turn ^= 3
@@ -309,24 +316,53 @@ class Board(BoardBase):
 
     def pop(self):
         """Take back the last placement; returns its cell."""
-        undo = self._stack.pop()
-        cell = undo[0]
+        undo = self._stack
+        end = len(undo) - 1
+        start = end + 1 - undo[end]
+        cell = undo[start]
         cells = self.cell_states
-        for i in range(2, len(undo)):
+        for i in range(start + 2, end):
             cells[undo[i]] ^= CAPTIVE
         cells[cell] = 0       # EMPTY, folded: pop is on the search's hot path
         if not hexgrid.IS_OUTER[cell]:
             self._empty_inner += 1
-        self._penalty = undo[1]
+        self._penalty = undo[start + 1]
+        undo[start:] = b""   # (MicroPython's bytearray has no item deletion)
+        self._plies -= 1
         self.turn ^= 3
         self._legal_cache = None
-        while self.claims and self.claims[-1] > len(self._stack):
+        while self.claims and self.claims[-1] > self._plies:
             self.claims.pop()
         return cell
 
+    @property
+    def move_stack(self):
+        """The cells placed on so far, in order."""
+        undo = self._stack
+        cells = []
+        end = len(undo)
+        while end:
+            end -= undo[end - 1]
+            cells.append(undo[end])
+        cells.reverse()
+        return cells
+
+    def ply(self):
+        """How many placements have been made."""
+        return self._plies
+
+    def peek(self):
+        """The last placement's cell, or None."""
+        undo = self._stack
+        return undo[len(undo) - undo[-1]] if undo else None
+
     def last_flips(self):
         """The cells flipped by the last placement."""
-        return tuple(self._stack[-1][2:]) if self._stack else ()
+        undo = self._stack
+        if not undo:
+            return ()
+        end = len(undo) - 1
+        return tuple(undo[end + 3 - undo[end]:end])
 
     # --- penalty option ----------------------------------------------------------------
 
@@ -340,7 +376,7 @@ class Board(BoardBase):
             return False
         self._penalty = _FREE
         self._legal_cache = None
-        self.claims.append(len(self._stack))
+        self.claims.append(self._plies)
         return True
 
     def has_free_placement(self):
@@ -447,7 +483,8 @@ class Board(BoardBase):
         self.cell_states[:] = cells
         self.turn = DARK if fields[1] == "D" else LIGHT
         self._penalty = penalty
-        self._stack = []
+        self._stack = bytearray()
+        self._plies = 0
         self.claims = []
         self._legal_cache = None
         self._recount()
