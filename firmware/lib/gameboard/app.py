@@ -73,7 +73,6 @@ class App:
         diodes: bool
         debouncer: Debouncer
         contact_lit: bytearray   # closings lit at first contact (one bit a crossing)
-        _no_rows: bytes
         layout: Layout
         controller: Controller   # in charge of the LEDs now: the game, self-test or demo
         game: Controller         # the game's controller, which sees every switch throughout
@@ -134,7 +133,7 @@ class App:
         self.debouncer.update(self.raw, now)
         cell_of = self.boardmap.cell_of_crossing
         lit = self.contact_lit
-        if self.diodes and (self.debouncer.busy() or lit != self._no_rows):
+        if self.diodes and (self.debouncer.busy() or lit != self.debouncer.idle):
             self._light_contacts(ctl)
         events = self.debouncer.events
         while True:
@@ -351,7 +350,7 @@ class App:
         ctl.dirty = False
         self.last_frame = now
         ctl.compose(now)
-        if self.contact_lit != self._no_rows:
+        if self.contact_lit != self.debouncer.idle:   # (its bytes of no switch)
             self._keep_contacts(ctl)
         self.leds.brightness = ctl.settings.brightness_level()
         sent = self.leds.render()

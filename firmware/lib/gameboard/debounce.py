@@ -134,7 +134,7 @@ class Debouncer:
         self.debounce_ms = debounce_ms
         self.state = bytearray(rows)
         self.pending = bytearray(rows)
-        self.idle = bytes(rows)
+        self.idle = bytes(rows)     # no switch pending; also the App's "no bit in any row"
         self.since = [0] * (rows * 8)
         self.events = EventQueue(capacity)
 

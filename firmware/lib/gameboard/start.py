@@ -109,7 +109,6 @@ def set_up(app, boardmap, saves, matrix, pixels, clock, serial, watchdog, button
     app.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines)
     # Closings lit at first contact, before their debounce ends (one bit a crossing).
     app.contact_lit = bytearray(boardmap.lines)
-    app._no_rows = bytes(boardmap.lines)
     now = clock.ticks_ms()
     app.layout = Layout(boardmap.geometry, boardmap.size)
     settings, game, flips, problem = _load(saves, app.layout)
