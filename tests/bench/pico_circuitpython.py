@@ -10,7 +10,7 @@ The runs:
 1. The board: pico_board.py's opening (placements with flips turned by hand, an illegal
    placement, a take-back) with `stats` after every disk put down: place_to_light_*,
    place_to_frame_*, closing_to_frame_max, heap_in_play_max, scan_period_*, frames.
-2. A complete game: every placement and flip played by hand at a brisk pace, the game ends
+2. A complete game: every placement and flip played by hand (brisk_game), the game ends
    and its record is kept on the drive; game_place_to_light_*, game_heap_max and the
    longest loop step (game_scan_period_max, a save's or a search's).
 3. (--computer) The computer at level 5 (the hex board's budget on a Pico,
@@ -85,9 +85,10 @@ def failures(report):
 
 
 def brisk_game(seed=1):
-    """Events of a complete game played by hand, briskly: each placement, then its flips
-    (lift 250 ms later, put back 200 ms after that), `stats` after each placement. Returns
-    (events, kinds)."""
+    """Events of a complete game played by hand: each placement, then its flips (the first
+    lifted 400 ms later, once the placement has settled, each put back 200 ms after it is
+    lifted, the next lifted 250 ms after that), the next placement 450 ms after the last flip
+    is put back, `stats` 150 ms after each placement. Returns (events, kinds, the game)."""
     import random
     rng = random.Random(seed)
     board = iago.Board()
