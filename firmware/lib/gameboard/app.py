@@ -97,7 +97,9 @@ class App:
         from gameboard import start
         start.set_up(self, boardmap, saves, matrix, pixels, clock, serial, watchdog, buttons,
                      coin)
-        forget("gameboard.start")   # (app.build's own start keeps running to its end)
+        # Dropped here too when the App is made directly (tests, hosts); a start.build
+        # that is making it runs on, holding its module's globals until it returns.
+        forget("gameboard.start")
 
     def start_selftest(self, now):
         """Swap the controller for the self-test (select held at power-on, or the host link)."""
@@ -384,7 +386,6 @@ def build(root="/", map_path="/board.json", serial=None, coin=None, restart_afte
         return start.build(root, map_path, serial, coin, restart_after_check, hw)
     finally:
         forget("gameboard.start")
-
 
 
 def main(root="/", map_path="/board.json"):
