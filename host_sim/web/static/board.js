@@ -188,6 +188,7 @@ function serialBoard(on, port) {
   let error = null;
   let info = {};
   let state = null, view = null;
+  let shown = null;                // the state the page shows: always the one `view` was worked out from
   let startupSince = null;
   let seq = 0;
   const waiting = new Map();
@@ -197,7 +198,7 @@ function serialBoard(on, port) {
   const snapshot = () => ({
     mode: "board", connected, powered: connected, port: "USB (Web Serial)", error,
     board: info.board || null, firmware: info.firmware || null,
-    state: connected ? state : null,
+    state: connected ? shown : null,
     areas: view && !view.error ? view.areas : null, movers: view && !view.error ? view.movers : null,
     layout: view && !view.error ? view.layout : undefined,
     disks: connected && view && !view.error ? view.disks : {}, hand: {}, flipping: [], replay: null,
@@ -249,8 +250,10 @@ function serialBoard(on, port) {
   }
 
   async function refresh() {
-    if (!hostReady || !state) { publish(); return; }
-    view = JSON.parse(await views.ask({ type: "view", state: JSON.stringify(state) }));
+    if (!hostReady || !state) { publish(); return; }     // no game shown without its disks
+    const asked = state;
+    view = JSON.parse(await views.ask({ type: "view", state: JSON.stringify(asked) }));
+    shown = asked;
     if (view.error) log("note", "cannot read the board's state: " + view.error, "page");
     publish();
   }
