@@ -8,6 +8,7 @@ programmed, loses the game, which the board then reports and replaces by a new g
 a wrong game, never a game with a move the players did not settle.
 """
 
+import json
 import random
 
 import pytest
@@ -246,3 +247,81 @@ def test_a_game_sav_on_the_drive_is_read_when_nvm_is_empty_and_removed_once_save
     with pytest.raises(SaveError, match="set aside as game.bad"):
         NvmSaves(root, Nvm()).load()                        # damaged, nvm empty
     assert (tmp_path / "game.bad").exists()
+
+
+def test_set_aside_moves_the_game_in_nvm_to_game_bad_and_leaves_nothing_saved(tmp_path):
+    root = str(tmp_path) + "/"
+    nvm = Nvm()
+    saves = fresh(root, nvm)
+    assert not saves.set_aside()                            # nothing saved: nothing moved
+    saves.save(Settings(), board_of([29, 31]), [])
+    assert NvmSaves(root, nvm).set_aside()
+    assert load_moves(root, nvm) is None
+    assert (tmp_path / "game.bad").read_bytes().startswith(b"2|iago|")
+    assert nvm.erases == 0                                  # a tombstone appended, no erase
+
+
+def test_a_saved_game_that_crashes_every_start_is_set_aside_on_circuitpython(tmp_path,
+                                                                              monkeypatch):
+    """As on MicroPython (tests/test_damaged_flash.py): code.py's app.main on CircuitPython's
+    fakes restarts into the saved game in nvm; the second quick restart in a row sets it aside
+    (reported), and the board plays a new game."""
+    from test_circuitpython import MAP_FILE, Pico
+    from test_damaged_flash import Stop, stop_after
+
+    from gameboard import app, archive, controller
+    from host_sim.fakes import keypad, microcontroller, usb_cdc
+    from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, MachineReset, SoftReset
+
+    pico = Pico()
+    # The CircuitPython layer, as start.hardware() picks it there (tests/test_circuitpython.py);
+    # sys.implementation stays CPython's, so the host keeps the modules the firmware forgets.
+    from gameboard import start as starting
+    monkeypatch.setattr(starting, "hardware", lambda: pico.hw)
+    root = str(tmp_path) + "/"
+    sent = []
+    tick = controller.Controller.tick
+
+    def crashes_on_a_saved_game(self, now):
+        if self.game.ply():
+            raise ZeroDivisionError("a saved game the firmware cannot take")
+        tick(self, now)
+
+    def start(cause):
+        pico.circuit.reset(cause)
+        microcontroller.boot(cause == PWRON_RESET)
+        keypad.boot()
+        usb_cdc.enable(console=True, data=True)
+        usb_cdc.data.on_write = lambda data: sent.append(data.decode())
+        pico.hw.clock = pico.hw.Clock()
+        hooks = list(pico.clock.sleep_hooks)
+        stop_after(pico.clock, 15_000)
+        try:
+            app.main(root, str(MAP_FILE))
+        except SoftReset:
+            return "reload"
+        except MachineReset as reset:
+            assert reset.cause == WDT_RESET     # microcontroller.reset()'s path in the fakes
+            return "reset"
+        except Stop:
+            return "stopped"
+        finally:
+            pico.clock.sleep_hooks[:] = hooks
+        return "returned"
+
+    try:
+        assert start(PWRON_RESET) == "reload"          # the first start checks the map
+        NvmSaves(root, microcontroller.nvm).save(Settings(), board_of([29, 31]), [])
+        monkeypatch.setattr(controller.Controller, "tick", crashes_on_a_saved_game)
+        ends = [start(PWRON_RESET)]        # a reload keeps the last reset's reason
+        while ends[-1] == "reset" and len(ends) < 8:
+            ends.append(start(WDT_RESET))
+        assert ends == ["reset"] * archive._SET_ASIDE_AFTER + ["stopped"]
+        assert NvmSaves(root, microcontroller.nvm).load() is None
+        assert (tmp_path / "game.bad").exists() and not (tmp_path / "restarts").exists()
+        reports = [json.loads(line)["error"] for line in "".join(sent).splitlines()
+                   if '"save_error"' in line]
+        assert len(reports) == 1 and "set aside as game.bad" in reports[0]
+        assert "ZeroDivisionError" in (tmp_path / "error.log").read_text()
+    finally:
+        pico.uninstall()

@@ -673,7 +673,7 @@ archive.log_error(ROOT, "newest")
 print(len(open(ROOT + "error.log", "rb").read()))
 with open(ROOT + "restarts", "wb") as f:
     f.write(b"\\xff")
-print(archive.count_restart(ROOT), archive.count_restart(ROOT)[:30],
+print(archive.count_restart(Saves(ROOT)), archive.count_restart(Saves(ROOT))[:30],
       open(ROOT + "restarts").read(), "game.bad" in os.listdir(ROOT))
 """.replace("ROOT", repr(root)).replace("MAP", repr(str(MAP))), heap="512k")
     assert out.splitlines() == [

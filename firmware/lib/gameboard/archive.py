@@ -140,13 +140,13 @@ def log_error(saves, text, limit=4096):
         f.write(data)
 
 
-def count_restart(root):
+def count_restart(saves):
     """Count a start that follows a restart (the last run crashed or hung) in the file
-    "restarts" under `root`, which main removes once a start has run a while. From
+    "restarts" under the saves' root, which main removes once a start has run a while. From
     _SET_ASIDE_AFTER restarts in a row on, the saved game is set aside as game.bad (it may be
-    what crashes the board): returns what to report then, else None. At _STOP_AFTER the board
-    stops with a fault (hw.fault) instead."""
-    path = root + "restarts"    # main removes it once a start lasts
+    what crashes the board; `saves.set_aside`, wherever the runtime keeps it): returns what to
+    report then, else None. At _STOP_AFTER the board stops with a fault (hw.fault) instead."""
+    path = saves.root + "restarts"    # main removes it once a start lasts
     count = 0
     try:
         with open(path, "rb") as f:
@@ -165,13 +165,7 @@ def count_restart(root):
                  "error.log has why. Power the board off and on to try again" % count)
     if count < _SET_ASIDE_AFTER:
         return None
-    for name in ("game.sav", "game.json"):     # and older firmware's save
-        try:
-            os.rename(root + name, root + "game.bad")
-            break
-        except OSError:
-            pass
-    else:
+    if not saves.set_aside():
         return None         # no saved game (or none that can be moved)
     return ("the firmware restarted %d times in a row, each within seconds of the last: the "
             "saved game was set aside as game.bad and a new game begins" % count)

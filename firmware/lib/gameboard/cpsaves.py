@@ -166,6 +166,21 @@ class NvmSaves(Saves):
             where = "left in place: the flash refused a write"
         raise SaveError("saved game is damaged (%s); %s" % (why, where))
 
+    def set_aside(self):
+        """As Saves.set_aside, for the game in nvm: its line copied to game.bad on the drive
+        (where the drive is the firmware's), then set aside by a tombstone record."""
+        found, self._end = self.records()
+        self._records = len(found)
+        if not found or found[-1][1] is None:
+            return Saves.set_aside(self)         # a game.sav carried over, if any
+        try:
+            with open(self.root + "game.bad", "wb") as f:
+                f.write(found[-1][1])
+        except OSError:
+            pass            # the drive is the computer's: the game goes, not the board
+        self._tombstone()
+        return True
+
     def _load_file(self, layout):
         # gameboard/savedgame.py reads it as on MicroPython, and sets a damaged one aside.
         self.game_path = self.file_path

@@ -33,18 +33,19 @@ def build(root, map_path, serial, coin, restart_after_check, hw):
         hw.soft_restart()            # never returns; the next start reads the copy
     forget("gameboard.checkedmap", "gameboard.boardmap")   # the map keeps only its tables
     report = None
+    saves = getattr(hw, "saves", Saves)(root)
     if restart_after_check and hw.restarted():
         # After the map's check, so its soft restart does not count a start twice; before the
         # watchdog starts, which a fault would have to keep feeding.
         from gameboard import archive
-        report = archive.count_restart(root)
+        report = archive.count_restart(saves)
         forget("gameboard.archive")
     buttons = None
     if bmap.buttons:
         # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.
         buttons = hw.Buttons([bmap.buttons.get("select"), bmap.buttons.get("confirm")])
     from gameboard.app import App
-    app = App(bmap, getattr(hw, "saves", Saves)(root),
+    app = App(bmap, saves,
               hw.ReedMatrix(bmap.row_pins, bmap.col_pins),
               hw.Pixels(bmap.led_pin, len(bmap.led_of_cell), bmap.bpp), clock, serial,
               hw.Watchdog(_WATCHDOG_MS), buttons, coin)
