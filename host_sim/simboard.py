@@ -29,6 +29,7 @@ from host_sim.fakes.install import install, install_circuitpython
 from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, Circuit, MachineReset
 from host_sim.fakes.microcontroller import PowerCut as NvmPowerCut
 from host_sim.fakes.mptime import Clock
+from gameboard.painter import NONE
 from host_sim.render import turned_faces
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -249,7 +250,7 @@ class SimBoard:
         if cell in self.disks:
             raise ValueError("%s already holds a disk" % self.layout.cell_name(cell))
         if face is None:
-            face = "D" if self.app is None or self.app.controller.game.turn == iago.DARK else "L"
+            face = self.mover_face()
         self.disks[cell] = face
         self._switch_changed(cell, True)
         if self.crosstalk and self.rng.random() < self.crosstalk:
@@ -262,6 +263,20 @@ class SimBoard:
                 self._schedule(0, ghost, True)
                 self._schedule(self.rng.randint(2, 8), ghost, None)
         self.advance(rest_ms)
+
+    def mover_face(self):
+        """The face a player puts up on a disk put down to play: the colour of the side to
+        move once a disk already waiting its turn (put down early, blinking in its mover's
+        colour) is played."""
+        ctl = self.app.controller if self.app is not None else None
+        game = getattr(ctl, "game", None)
+        if game is None:
+            return "D"
+        waiting = getattr(ctl, "waiting", NONE)
+        if waiting != NONE and not game.cell(waiting):
+            game = game.copy()
+            game.push(waiting)
+        return "D" if game.turn == iago.DARK else "L"
 
     def lift(self, cell, hold_ms=50):
         """Take a disk off its hex; returns its face. Raises ValueError on an empty hex."""
@@ -284,7 +299,7 @@ class SimBoard:
     def slide(self, path, step_ms=40):
         """Slide a disk across the hexes of `path` (it rests on none but the last)."""
         path = [self._cell(c) for c in path]
-        face = "D" if self.app is None or self.app.controller.game.turn == iago.DARK else "L"
+        face = self.mover_face()
         for cell in path[:-1]:
             self.disks[cell] = face
             self._switch_changed(cell, True)

@@ -21,7 +21,6 @@ where the LEDs ask for one, or turned when asked, shows the face its LED shows, 
 shows the mover's colour.
 """
 
-import iago
 from gameboard import palette
 from host_sim.render import FACES as FACE
 from host_sim.render import turned_faces
@@ -125,8 +124,9 @@ class Table:
         if ctl is not None and hasattr(ctl, "game") and not ctl.game.cell(cell):
             self.placed_by_hand[cell] = self.step
             # The one thing a reed switch cannot sense is a face: a disk put down where the
-            # game has none shows the mover's colour, as any placement does.
-            face = "D" if ctl.game.turn == iago.DARK else "L"
+            # game has none shows the mover's colour, as any placement does (the side after
+            # a disk that waits its turn).
+            face = self.board.mover_face()
         else:
             self.placed_by_hand.pop(cell, None)
         self.note("put", self.layout.cell_name(cell), face)

@@ -225,18 +225,36 @@ class PhysicalPlayCircuitPython(PhysicalPlay):
 
 
 PhysicalPlayCircuitPython.TestCase.settings = PhysicalPlay.TestCase.settings
-# A known failure of the CircuitPython runtime, open in issue 15: with the whole suite
-# collected, the derandomized run finds hands (rules loose+simple, a take-back by the link, a
-# slide F4-G5-H6 under bounce and crosstalk, then C2 lifted) after which the board shows
-# nothing to mend while H6's disk lies dark side up where the game has a light one. Run alone
-# the test passes. Marked, not hidden: a pass is reported as XPASS, the MicroPython fuzzer
-# above stays strict.
-test_physical_play_circuitpython = pytest.mark.xfail(
-    reason="issue 15: CircuitPython runtime, H6 face after a slide under crosstalk",
-    strict=False)(PhysicalPlayCircuitPython.TestCase)
+test_physical_play_circuitpython = PhysicalPlayCircuitPython.TestCase
 
 
 # --- what the fuzzer found, as plain regression tests -----------------------------------------
+
+@RUNTIMES
+def test_a_disk_waiting_its_turn_keeps_it_when_the_next_side_puts_one_down(runtime):
+    """E4, then B2 (light) still resting when B3 (dark, early) is put down: B3 waits its turn,
+    blinking dark. Light slides a disk to B4 meanwhile: B3 is played first, then B4 as
+    light's, and every disk shows what the game has. (The fuzzer's slide once took dark's face
+    for B4, as the game's turn said while B3 waited; and the board, seeing two new disks, let
+    B3 stop waiting and played whichever was left after a lift for the wrong side.)"""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+        table.place(parse("E4"))
+        table.place(parse("B2"), rest_ms=30)
+        table.place(parse("B3"), rest_ms=30)
+        state = table.state()
+        assert state["tentative"] == "B2" and state["waiting"] == "B3"
+        assert table.board.mover_face() == "L"      # the side after the disk that waits
+        table.slide([parse(n) for n in ("B6", "B5", "B4")], 120)
+        table.wait(400)
+        state = table.state()
+        assert state["moves"] == ["E4", "B2", "B3", "B4"] and not state["extra"]
+        assert table.board.disks[parse("B4")] == "L"
+        table.calm()
+    finally:
+        table.close()
+
 
 @RUNTIMES
 def test_a_disk_turned_back_after_a_take_back_never_takes_a_second_move_back(runtime):

@@ -14,7 +14,9 @@ placements are saved or reported to the host as moves.
 
 The board is `ready` for the next placement only when every hex agrees with the game; only
 then are legal moves reported and hinted. A disk put down early on a legal hex (while flips are
-pending, say) is `waiting`: shown as such, and played the moment the board is ready.
+pending, say) is `waiting`: shown as such, and played the moment the board is ready. It keeps
+its turn when another disk is put down after it (the next side's, early too): that one is extra
+until the waiting one is played.
 """
 
 import iago
@@ -483,7 +485,13 @@ class Controller:
                 extra += 1
             elif cells[c] and (not present[c] or not face_ok[c]):
                 ready = False
-        if extra != 1 or self.phase != PLAY or self.suspect[new] or not self._playable(new):
+        keep = self.waiting
+        if extra > 1 and keep != NONE and present[keep] and not cells[keep]:
+            new = keep      # the first disk down keeps its turn; those after it are extra
+        elif extra != 1:
+            new = NONE
+        if new != NONE and (self.phase != PLAY or self.suspect[new] or
+                            not self._playable(new)):
             new = NONE
         self.ready = ready and not extra and self.tentative == NONE
         if new == NONE or not ready or self.tentative != NONE:
