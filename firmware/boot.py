@@ -23,7 +23,9 @@ def select_held():
             gpio = json.load(f).get("buttons", {}).get("select")
     except (OSError, ValueError, AttributeError):
         return False        # no map, or a broken one: the firmware will say so
-    if type(gpio) is not int or not 0 <= gpio <= 28:
+    # The GPIOs a map may use (gameboard/boardmap.py's USABLE_GPIOS): `board` has no GP23 or
+    # GP24 (wired on the Pico itself), and an error here would leave the drive read-only.
+    if type(gpio) is not int or not (0 <= gpio <= 22 or 26 <= gpio <= 28):
         return False
     pin = digitalio.DigitalInOut(getattr(board, "GP%d" % gpio))
     pin.switch_to_input(pull=digitalio.Pull.UP)

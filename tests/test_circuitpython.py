@@ -335,10 +335,8 @@ def test_the_running_implementation_chooses_the_hardware_layer(pico, monkeypatch
             gameboard.__dict__.pop("hw", None)
 
 
-@pytest.mark.parametrize("held", [False, True])
-def test_boot_py_gives_the_drive_to_the_firmware_unless_select_is_held(pico, monkeypatch,
-                                                                       tmp_path, held):
-    p = pico()
+def run_boot_py(monkeypatch, map_file):
+    """Run firmware/boot.py with `map_file` as /board.json; returns its storage.remount calls."""
     remounts = []
     storage = types.ModuleType("storage")
     storage.remount = lambda path, readonly=False: remounts.append((path, readonly))
@@ -347,14 +345,34 @@ def test_boot_py_gives_the_drive_to_the_firmware_unless_select_is_held(pico, mon
     real_open = open
 
     def board_open(path, *args):
-        return real_open(MAP_FILE if path == "/board.json" else path, *args)
+        return real_open(map_file if path == "/board.json" else path, *args)
     monkeypatch.setattr("builtins.open", board_open)
+    runpy.run_path(str(ROOT / "firmware" / "boot.py"))
+    return remounts
+
+
+@pytest.mark.parametrize("held", [False, True])
+def test_boot_py_gives_the_drive_to_the_firmware_unless_select_is_held(pico, monkeypatch,
+                                                                       tmp_path, held):
+    p = pico()
     if held:
         p.circuit.press(BMAP.buttons["select"])
-    runpy.run_path(str(ROOT / "firmware" / "boot.py"))
+    remounts = run_boot_py(monkeypatch, MAP_FILE)
     assert usb_cdc.data is not None                      # the host link's port
     assert remounts == ([] if held else [("/", False)])
     p.hw.Buttons([BMAP.buttons["select"]])               # boot.py let go of the pin
+
+
+@pytest.mark.parametrize("select", [23, 24, 29, "20", None])
+def test_boot_py_with_a_map_the_checker_refuses_still_gives_the_drive(pico, monkeypatch,
+                                                                      tmp_path, select):
+    # GP23 and GP24 are wired on the Pico itself: CircuitPython's `board` has no GP23/GP24,
+    # and the map checker refuses them. boot.py must still remount the drive, so the firmware
+    # can report the broken map, not stop with an AttributeError before the remount.
+    pico()
+    broken = tmp_path / "board.json"
+    broken.write_text(json.dumps({"buttons": {"select": select}}))
+    assert run_boot_py(monkeypatch, broken) == [("/", False)]
 
 
 def test_iago_serve_runtime_chooses_the_simulated_boards_firmware(monkeypatch):
