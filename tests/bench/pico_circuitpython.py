@@ -3,16 +3,21 @@ loop, as tests/bench/pico_board.py measures it under MicroPython.
 
 The firmware goes onto the emulated CIRCUITPY drive as `make deploy RUNTIME=circuitpython`
 stages it (source files, lib/neopixel.py from PyPI, code.py, board.json), with one change:
-cpemu reaches only the console's USB serial port, so its boot.py gives the firmware the drive
-but enables no data port, and the host link falls back to the console (gameboard/cphw.py).
+its boot.py gives the firmware the drive but enables no data port, and the host link falls
+back to the console (gameboard/cphw.py). cpemu's emulated host opens one USB serial port, the
+last in the device's descriptor: with the board's boot.py that is usb_cdc.data, so the
+runner never hears the console's start marker and stops after 30 emulated s (an emulator
+limit, not boot.py's: docs/circuitpython.md, "On an emulated Pico").
 The runs:
 
 1. The board: pico_board.py's opening (placements with flips turned by hand, an illegal
    placement, a take-back) with `stats` after every disk put down: place_to_light_*,
    place_to_frame_*, closing_to_frame_max, heap_in_play_max, scan_period_*, frames.
 2. A complete game: every placement and flip played by hand (brisk_game), the game ends
-   and its record is kept on the drive; game_place_to_light_*, game_heap_max and the
-   longest loop step (game_scan_period_max, a save's or a search's).
+   and its record is kept on the drive; game_place_to_light_*, game_heap_max, the longest
+   loop step (game_step_max, a save's), the longest gap between keypad's background scans
+   (game_keypad_scan_gap_max) and how many of the flips put back the firmware saw
+   (game_flips_seen of game_flips).
 3. (--computer) The computer at level 5 (the hex board's budget on a Pico,
    gameboard/layout.py) in tests/bench/pico_computer.py's three positions, put on the drive
    as game.sav: board_move_ms_level5, from the start-up event to its `computer_move`, and the
@@ -41,11 +46,13 @@ import pico_board  # noqa: E402  (the MicroPython bench: its scenario and figure
 
 from host_sim import deploy  # noqa: E402
 
-# cpemu's USB side speaks to the console only: no usb_cdc.data; the drive is the firmware's.
+# No usb_cdc.data (cpemu's host would open it instead of the console); the drive is the firmware's.
 BOOT_PY = 'import storage\nstorage.remount("/", readonly=False)\n'
 T0 = 'serial:"startup"'
 # Without viper kernels the search is slower than on MicroPython: wait this long for a move.
 THINK_WATCH_MS = 30000
+# A flip put back is seen (its flip_done event) within this long, or it went unseen.
+FLIP_SEEN_MS = 1000
 
 
 def build_files(dest):
@@ -141,9 +148,16 @@ def game_figures(report, events, kinds, board):
         out["game_step_max"] = (max(r["step_max_ms"] for r in replies), "ms")
     period = report["matrix"]["scan_period_ms"]
     if period:
-        # keypad's scans in the background: the longest gap is where the Pico ran nothing
-        # else (a flash erase holds the whole chip).
+        # keypad scans in the supervisor's tick interrupt, every 2 ms: only a flash erase (all
+        # interrupts off, 45 ms a sector) should stop it. Longer gaps on cpemu are its WFI
+        # artefact (docs/benchmarks.md, "CircuitPython"), and a flip can go unseen in one.
         out["game_keypad_scan_gap_max"] = (period["max"], "ms")
+    flips = [e for e in report["events"] if kinds[e["i"]] == "flip_back"]
+    done = [(s["t_ms"], s["json"].get("cell")) for s in report["serial"]
+            if s.get("json", {}).get("event") == "flip_done"]
+    out["game_flips"] = (len(flips), "")
+    out["game_flips_seen"] = (sum(1 for e in flips if any(
+        cell == e["cell"] and 0 <= t - e["applied_ms"] < FLIP_SEEN_MS for t, cell in done)), "")
     ops = report.get("flash_ops") or {}
     out["game_flash_erases"] = (ops.get("erase", 0), "")     # nvm's and the drive's, all
     out["game_flash_busy"] = (ops.get("busy_ns", 0) / 1e6, "ms")
