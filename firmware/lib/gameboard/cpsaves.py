@@ -167,12 +167,13 @@ class NvmSaves(Saves):
         raise SaveError("saved game is damaged (%s); %s" % (why, where))
 
     def set_aside(self):
-        """As Saves.set_aside, for the game in nvm: its line copied to game.bad on the drive
-        (where the drive is the firmware's), then set aside by a tombstone record."""
+        """Set the game in nvm aside (gameboard/archive.py's count_restart): its line copied to
+        game.bad on the drive (where the drive is the firmware's), then a tombstone record.
+        True once done; None if nvm holds no game (a game.sav on the drive is the one)."""
         found, self._end = self.records()
         self._records = len(found)
         if not found or found[-1][1] is None:
-            return Saves.set_aside(self)         # a game.sav carried over, if any
+            return None
         try:
             with open(self.root + "game.bad", "wb") as f:
                 f.write(found[-1][1])

@@ -84,17 +84,6 @@ class Saves:
             f.write(line)
         self._last = line
 
-    def set_aside(self):
-        """Rename the saved game to game.bad (a crash loop's suspect, gameboard/archive.py);
-        True if there was one to move."""
-        for path in (self.root + "game.sav", self.legacy_path):
-            try:
-                os.rename(path, self.root + "game.bad")
-                return True
-            except OSError:
-                pass
-        return False
-
     def load(self, layout=None):
         """(settings, game, flips pending) of the saved game, or None if there is none.
         `layout` (gameboard/layout.py; default the hex board's) says which game the board
