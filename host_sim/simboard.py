@@ -25,11 +25,11 @@ import tempfile
 from pathlib import Path
 
 import iago
+from gameboard.painter import NONE
 from host_sim.fakes.install import install, install_circuitpython
 from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, Circuit, MachineReset
 from host_sim.fakes.microcontroller import PowerCut as NvmPowerCut
 from host_sim.fakes.mptime import Clock
-from gameboard.painter import NONE
 from host_sim.render import turned_faces
 
 ROOT = Path(__file__).resolve().parent.parent

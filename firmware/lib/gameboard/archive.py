@@ -144,8 +144,9 @@ def count_restart(saves):
     """Count a start that follows a restart (the last run crashed or hung) in the file
     "restarts" under the saves' root, which main removes once a start has run a while. From
     _SET_ASIDE_AFTER restarts in a row on, the saved game is set aside as game.bad (it may be
-    what crashes the board; on CircuitPython `saves.set_aside` sets aside its game in nvm): returns what to
-    report then, else None. At _STOP_AFTER the board stops with a fault (hw.fault) instead."""
+    what crashes the board; on CircuitPython `saves.set_aside` sets aside its game in nvm):
+    returns what to report then, else None. At _STOP_AFTER the board stops with a fault
+    (hw.fault) instead."""
     path = saves.root + "restarts"    # main removes it once a start lasts
     count = 0
     try:
@@ -179,4 +180,3 @@ def count_restart(saves):
         return None         # no saved game (or none that can be moved)
     return ("the firmware restarted %d times in a row, each within seconds of the last: the "
             "saved game was set aside as game.bad and a new game begins" % count)
-
