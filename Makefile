@@ -3,8 +3,28 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: all test typecheck bench soak venv node_modules clean sim deploy repl hardware cplib site
+.PHONY: all test typecheck bench soak venv node_modules clean sim deploy repl hardware cplib site \
+	system-test
 all: test
+
+# Debian packages a target needs on the system, installed when missing: apt-get as root, sudo
+# otherwise; with neither, one line naming the package and the command, and make stops.
+# $(call debian-package,PACKAGE,A FILE IT INSTALLS)
+define debian-package
+@if [ ! -e $(2) ]; then \
+	if [ "$$(id -u)" = 0 ]; then sudo=; \
+	elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
+	else echo "make: $(1) is not installed and this user cannot install it: run 'apt-get install $(1)' as root" >&2; exit 1; fi; \
+	echo "make: installing Debian's $(1) ($(2) is missing)"; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(1) >/dev/null || \
+	{ echo "make: could not install $(1): run 'sudo apt-get install $(1)'" >&2; exit 1; }; \
+fi
+endef
+
+# What `make test` needs on the system: Debian's Chromium for the browser tests.
+system-test:
+	$(call debian-package,chromium,/usr/bin/chromium)
 
 # Python virtualenv with the project (editable) and its dev tools; they include everything
 # `make sim` needs, so its stamp is set too.
@@ -61,7 +81,7 @@ typecheck: typings/.installed typings-cp/.installed
 		--no-site-packages --python-version 3.11 firmware/code.py firmware/boot.py \
 		firmware/lib/gameboard/cphw.py firmware/lib/gameboard/cpsaves.py
 
-test: venv node_modules typecheck cplib
+test: system-test venv node_modules typecheck cplib
 	$(BIN)/pytest -q
 
 bench: venv
