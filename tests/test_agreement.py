@@ -508,3 +508,70 @@ def test_a_take_back_just_before_the_demo_starts_is_kept_across_a_cut(runtime):
         assert table.board.app.game.state()["moves"] == []
     finally:
         table.close()
+
+
+@RUNTIMES
+def test_a_take_back_by_the_host_link_is_on_the_leds_before_its_save(runtime):
+    """Found by `make soak` on CircuitPython (an empty game after a take-back by the host
+    link, B2 still glowing as light's legal move): the board answered the command, then saved
+    before it drew the frame, and the save erased the flash sector (about 60 ms) with the old
+    position's hints on the LEDs. The board draws what a command changed before it saves."""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+        for name in ("E4", "E6", "D5"):
+            table.place(parse(name))
+        table.calm()
+        board = table.board
+        hinted = [parse(n) for n in table.state()["legal"]]
+        seen = []
+        save = board.app.saves.save
+
+        def save_and_look(*args):
+            seen.append([board.led(c) for c in hinted])
+            return save(*args)
+
+        board.app.saves.save = save_and_look
+        table.command({"cmd": "take_back"})
+        assert seen, "the take-back was saved"
+        assert all(colour == (0, 0, 0) for colour in seen[0]), seen[0]   # no hint glows
+        table.calm()
+    finally:
+        table.close()
+
+
+@RUNTIMES
+def test_the_hands_of_the_circuitpython_soak_failure_keep_the_board_in_agreement(runtime):
+    """The hands `make soak` found on CircuitPython (after them, a take-back by the host link
+    while the flash erased its sector), replayed; the invariants are checked after each."""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+
+        def cells(*names):
+            return [parse(n) for n in names]
+
+        table.command({"cmd": "settings", "settings": {"rules": "loose+simple"}})
+        table.slide(cells("F6", "F7", "E7", "E6"), 15)
+        table.place(parse("E4"))
+        table.command({"cmd": "new_game"})
+        for name, hold in (("E6", 30), ("E4", 40), ("E6", 1600), ("E6", 300), ("E6", 30)):
+            table.lift(parse(name), hold)
+            if name == "E6":
+                table.put_back(parse(name), "D")
+        table.place(parse("F7"))
+        table.cut_in_save(1)
+        table.wait(257)
+        table.power_cut(300)
+        table.slide(cells("F2", "E1"), 15)
+        table.slide(cells("G3", "H4"), 120)
+        for name in ("E1", "F7", "H4"):
+            table.lift(parse(name), 20)
+        table.slide(cells("A5", "B6", "C7"), 15)
+        table.place(parse("I6"))
+        table.lift(parse("C7"), 20)
+        table.lift(parse("I6"), 20)
+        table.command({"cmd": "take_back"})
+        table.calm()
+    finally:
+        table.close()

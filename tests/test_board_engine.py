@@ -111,3 +111,41 @@ def test_engine_commands_refused_when_they_cannot_apply(board):
     assert not board.command({"cmd": "new_game"})["ok"]
     bad = board.command({"cmd": "settings", "settings": {"computer": "both"}})
     assert not bad["ok"]
+
+
+@pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+def test_a_suggestion_gives_way_to_the_computer_once_it_plays_that_side(tmp_path, runtime):
+    """Suggest, then the computer set to play the side to move: the suggested hex was taken
+    for the computer's choice and the computer never chose (no `computer_move`), even after
+    switching it off and on. Now it chooses at once; switched off, its hex goes dark."""
+    with SimBoard(root=tmp_path, runtime=runtime) as board:
+        board.advance(1200)
+        board.place("D4")
+        assert board.command({"cmd": "suggest"})["ok"]
+        board.advance(3000)
+        assert len(events(board, "suggestion")) == 1
+        board.command({"cmd": "settings", "settings": {"computer": "light"}})
+        board.advance(3000)
+        chosen = events(board, "computer_move")
+        assert len(chosen) == 1 and chosen[0]["side"] == "light"
+        cell = C(chosen[0]["cell"])
+        assert board.controller.engine_move == cell
+        board.command({"cmd": "settings", "settings": {"computer": "none"}})
+        board.advance(100)
+        assert board.controller.engine_move == 255          # no longer lit as its choice
+        board.command({"cmd": "settings", "settings": {"computer": "light"}})
+        board.advance(3000)
+        assert [C(m["cell"]) for m in events(board, "computer_move")] == [cell]
+        board.place(cell, "L")
+        assert board.controller.game.move_stack == [C("D4"), cell]
+
+
+def test_suggest_on_the_computers_turn_answers_with_its_choice(board):
+    board.command({"cmd": "settings", "settings": {"computer": "light", "level": 1}})
+    board.place("D4")
+    board.advance(3000)
+    first = events(board, "computer_move")
+    assert board.command({"cmd": "suggest"})["ok"]
+    board.advance(3000)
+    again = events(board, "computer_move")
+    assert len(first) == 1 and again == first and not events(board, "suggestion")

@@ -170,12 +170,14 @@ class App:
         elif ctl.stopped:
             self._end_demo()
             ctl = self.game
-        if ctl.dirty or elapsed(now, self.last_frame) >= _ANIMATION_MS:
-            self.refresh(now)
         if self.serial is not None:
             data = self.serial.read()
             if data:
                 self.link.feed(data, now)
+        # After the link: what a command changed is on the LEDs before the save it causes
+        # stops the loop (up to 130 ms; on CircuitPython a sector erase, 60 ms).
+        if self.controller.dirty or elapsed(now, self.last_frame) >= _ANIMATION_MS:
+            self.refresh(now)
         if ctl.outbox:
             self.link.pump()
         if (ctl.save_due and not self.debouncer.busy() and

@@ -227,9 +227,18 @@ class Controller:
         if self.pregame_centre_held(now):
             self.demo_requested = True
             self.centre_used = True   # once the demo stops, this disk does not restart it
-        if game.is_game_over() or not self._settled() or self.engine_move != NONE:
+        if game.is_game_over() or not self._settled():
             return
-        if not self.suggesting and game.turn != self.settings.computer_side():
+        computer = game.turn == self.settings.computer_side()
+        if self.engine_move != NONE:
+            # `suggesting` stays set while a suggestion is lit. The computer's own choice and
+            # a suggestion on a player's turn stay lit; a suggestion where the computer now
+            # plays gives way to its own choice, and the computer's choice where it plays no
+            # more goes dark.
+            if computer != self.suggesting:
+                return
+            self._forget_engine()
+        if not self.suggesting and not computer:
             return
         if self.search is None:
             from iago import games
@@ -240,10 +249,10 @@ class Controller:
             self.engine_move = self.search.best()
             self.search = None
             self.dirty = True
-            self._emit({"event": "suggestion" if self.suggesting else "computer_move",
+            self._emit({"event": "computer_move" if computer else "suggestion",
                         "cell": self.name(self.engine_move),
                         "side": iago.side_name(game.turn)})
-            self.suggesting = False
+            self.suggesting = not computer
             self._try_place(now)   # a disk already waiting on the chosen hex
 
     def resume(self):
