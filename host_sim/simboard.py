@@ -296,17 +296,36 @@ class SimBoard:
         face = self.lift(cell, HAND_MS)
         self.put(cell, turned_faces(self.layout.flip)[face])
 
-    def slide(self, path, step_ms=40):
-        """Slide a disk across the hexes of `path` (it rests on none but the last)."""
+    def slide(self, path, step_ms=40, overlap_ms=0, rest_ms=REST_MS, face=None):
+        """Slide a disk (default face: the colour of the side to move) across the hexes of
+        `path` and let it rest on the last.
+
+        `step_ms`: how long the disk stays on each hex it passes, one number or one for each
+        hex but the last (a slow stretch, a pause). `overlap_ms`: how long before it leaves a
+        hex its magnet already closes the next one's switch, as a magnet between two hexes
+        does (0: the last one opens as the next one closes)."""
         path = [self._cell(c) for c in path]
-        face = self.mover_face()
-        for cell in path[:-1]:
-            self.disks[cell] = face
-            self._switch_changed(cell, True)
-            self.advance(step_ms)
-            del self.disks[cell]
-            self._switch_changed(cell, False)
-        self.place(path[-1], face)
+        steps = step_ms if isinstance(step_ms, (list, tuple)) else [step_ms] * (len(path) - 1)
+        if face is None:
+            face = self.mover_face()
+        self._land(path[0], face)
+        for i in range(1, len(path)):
+            overlap = min(overlap_ms, steps[i - 1])
+            self.advance(steps[i - 1] - overlap)
+            if overlap:
+                self._land(path[i], face)
+                self.advance(overlap)
+            del self.disks[path[i - 1]]
+            self._switch_changed(path[i - 1], False)
+            if not overlap:
+                self._land(path[i], face)
+        self.advance(rest_ms)
+
+    def _land(self, cell, face):
+        if cell in self.disks:
+            raise ValueError("%s already holds a disk" % self.layout.cell_name(cell))
+        self.disks[cell] = face
+        self._switch_changed(cell, True)
 
     def clear(self):
         """Take every disk off the board."""

@@ -140,13 +140,24 @@ class Table:
         self.check()
         return face
 
-    def slide(self, path, step_ms=40):
+    def slide(self, path, step_ms=40, overlap_ms=0):
+        """A disk slid across `path` to rest on its last hex (`step_ms`, `overlap_ms`: see
+        SimBoard.slide). It is a placement where the game has no disk; where it has one, off
+        the board, it is that disk put back by sliding, with the face its LED shows. A slide
+        pauses less than the 0.3 s that plays a placement on the hexes it passes."""
         self.step += 1
-        self.note("slide", [self.layout.cell_name(c) for c in path])
-        self.placed_by_hand[path[-1]] = self.step
+        self.note("slide", [self.layout.cell_name(c) for c in path], step_ms, overlap_ms)
+        last = path[-1]
+        face = None
+        ctl = self.ctl
+        if ctl is not None and hasattr(ctl, "game") and ctl.game.cell(last):
+            face = self.face_shown(last)
+            self.placed_by_hand.pop(last, None)
+        else:
+            self.placed_by_hand[last] = self.step
         for c in path[:-1]:
             self.placed_by_hand.pop(c, None)
-        self.board.slide(path, step_ms)
+        self.board.slide(path, step_ms, overlap_ms, face=face)
         self.check()
 
     def wait(self, ms):

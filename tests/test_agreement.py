@@ -5,7 +5,8 @@ tests/physical_play.py after every step.
 The players mostly follow the LEDs (mend what is asked, place on a legal hex) but also make
 every mistake people make: a disk put down early, the wrong disk lifted, a disk bumped off and
 put back, take-backs at any moment (holding the last disk off, the select button, the host
-link), slides, switch bounce, crosstalk, power cuts at any instant, at paces from brisk to slow.
+link), slides (overlapping, at varied speeds, with pauses), switch bounce, crosstalk, power
+cuts at any instant, at paces from brisk to slow.
 
 `make test` runs a seeded budget of examples; `make soak` runs many more (AGREEMENT_EXAMPLES).
 The fuzzer and every regression test run on both runtimes: the firmware on MicroPython's
@@ -153,22 +154,45 @@ class PhysicalPlay(RuleBasedStateMachine):
         else:
             self.table.press_select()
 
-    @rule(data=st.data(), length=st.integers(2, 4), step=st.sampled_from([15, 40, 120]))
-    def slide_a_disk(self, data, length, step):
+    @rule(data=st.data(), length=st.integers(2, 5),
+          steps=st.lists(st.sampled_from([15, 40, 120, 250]), min_size=4, max_size=4),
+          overlap=st.sampled_from([0, 5, 15, 30]),
+          end=st.sampled_from(["legal", "illegal", "occupied", "any"]))
+    def slide_a_disk(self, data, length, steps, overlap, end):
+        """A disk slid across the board at varied speeds, pausing on the way (less than the
+        0.3 s that plays a placement), each switch on its way closing before the last one
+        opens (a magnet between two hexes) or after it, and coming to rest on a hex legal for
+        the mover, an illegal one, or one whose disk is off the board."""
         if self._state() is None:
             return
-        grid = self.table.layout.grid
-        cell = self._pick(data, [c for c in range(self.table.layout.cells)
-                                 if c not in self.table.board.disks])
-        path = [cell]
+        table = self.table
+        disks = table.board.disks
+        game = table.ctl.game
+        empty = [c for c in range(table.layout.cells) if c not in disks]
+        if end == "legal":
+            ends = [c for c in game.legal_moves if c not in disks]
+        elif end == "illegal":
+            legal = set(game.legal_moves)
+            ends = [c for c in empty if not game.cell(c) and c not in legal]
+        elif end == "occupied":
+            ends = [c for c in empty if game.cell(c)]
+        else:
+            ends = empty
+        last = self._pick(data, ends)
+        if last is None:
+            return
+        grid = table.layout.grid
+        directions = len(grid.NEIGHBOURS) // table.layout.cells
+        path = [last]
         for _ in range(length - 1):
-            nexts = [n for n in (grid.neighbour(path[-1], d) for d in range(6))
-                     if n is not None and n not in self.table.board.disks and n not in path]
+            nexts = [n for n in (grid.neighbour(path[-1], d) for d in range(directions))
+                     if n is not None and n not in disks and n not in path]
             if not nexts:
                 break
             path.append(self._pick(data, nexts))
         if len(path) > 1:
-            self.table.slide(path, step)
+            path.reverse()
+            table.slide(path, steps[:len(path) - 1], overlap)
 
     @rule(bounce=st.sampled_from([0, 0, 3, 8]), crosstalk=st.sampled_from([0.0, 0.0, 0.3]))
     def switches_misbehave(self, bounce, crosstalk):

@@ -130,6 +130,41 @@ def test_a_disk_slid_across_the_board_plays_only_where_it_rests(board):
     assert withdrawn and all(m["why"] == "slid" for m in withdrawn)
 
 
+@pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+def test_a_disk_slid_into_place_is_played_where_it_rests_whatever_it_slid_over(runtime):
+    """A magnet between two hexes closes the next switch before the last one opens. The disk
+    withdrew its tentative placement on the hex it left, and the board took it for a disk put
+    down early for the other side: it blinked red until lifted and put back."""
+    with SimBoard(runtime=runtime) as board:
+        board.advance(1200)
+        board.place("D4")
+        # Light's disk closes C3, 25 ms later D5, 5 ms later C3 opens; it rests on D5.
+        board.slide(["C3", "D5"], step_ms=30, overlap_ms=5)
+        state = board.command({"cmd": "state"})["state"]
+        assert state["moves"] == ["D4", "D5"] and state["extra"] == []
+        # Over C3, C4 and D5 to E6, each overlapping the next, at varied speeds.
+        board.lift("D5", hold_ms=1600)                      # taken back
+        board.advance(100)
+        assert board.command({"cmd": "state"})["state"]["moves"] == ["D4"]
+        board.slide(["C3", "C4", "D5", "E6"], step_ms=[30, 120, 15], overlap_ms=10)
+        state = board.command({"cmd": "state"})["state"]
+        assert state["moves"] == ["D4", "E6"] and state["extra"] == []
+        moves = [m["cell"] for m in board.received() if m.get("event") == "move"]
+        assert moves == ["D4", "D5", "E6"]                  # never a move on the way
+
+
+@pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+def test_a_slide_ending_on_an_illegal_hex_plays_nothing(runtime):
+    with SimBoard(runtime=runtime) as board:
+        board.advance(1200)
+        board.place("D4")
+        board.slide(["C3", "C4", "D5", "E5"], step_ms=40, overlap_ms=20)  # the centre: no
+        state = board.command({"cmd": "state"})["state"]
+        assert state["moves"] == ["D4"] and state["extra"] == ["E5"]
+        board.lift("E5")
+        assert board.command({"cmd": "state"})["state"]["legal"]
+
+
 def test_stuck_switch_is_reported_at_start_up_and_shown(tmp_path):
     with SimBoard(root=tmp_path) as b:
         b.stick("C5")

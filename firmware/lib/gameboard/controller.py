@@ -33,6 +33,9 @@ except ImportError:
         return x
 
 _SETTLE_MS = const(300)      # a placement counts once its disk has rested this long
+# A disk between two hexes closes both switches: a tentative placement's disk that leaves
+# its hex at most this long after another closed has slid there (docs/board.md, "Moves").
+_SLIDE_MS = const(40)
 _TAKEBACK_HOLD_MS = const(1500)  # holding the last-placed disk off its hex takes the move back
 _TAP_MS = const(700)          # lifting it and putting it back within this is a penalty claim
 _SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
@@ -89,6 +92,7 @@ class Controller:
         self.tentative_miss = False        # it missed a forced capture (penalty option)
         self.lifted_last = False           # the last-placed disk is off its hex
         self.lifted_at = 0
+        self.active_at = now               # a switch last changed
         self.setting_cell = NONE           # a disk resting on a settings hex
         self.setting_since = 0
         self.setting_done = False
@@ -164,6 +168,7 @@ class Controller:
                 elif self.phase == PLAY and not self._pending():
                     self.lifted_last = True
                     self.lifted_at = now
+        self.active_at = now
         self._try_place(now)
 
     def tick(self, now):
@@ -581,8 +586,16 @@ class Controller:
         if self.phase == OVER:
             self._enter(PLAY, now)
         cells = game.cell_states
+        # A disk slid on: a magnet between two hexes closes both, so the one new disk, if
+        # its switch closed just before this one opened, is this disk; it is played if it
+        # rests there.
+        onto = NONE
+        if why == "slid" and elapsed(now, self.active_at) <= _SLIDE_MS:
+            for c in range(self.n):
+                if self.present[c] and not cells[c] and not self.suspect[c]:
+                    onto = c if onto == NONE else self.n     # two: neither is sure
         for c in range(self.n):
-            if self.present[c] and not cells[c]:
+            if self.present[c] and not cells[c] and c != onto:
                 # The taken-back disk, and any put down early for the other side's turn:
                 # each must leave before it can be placed again.
                 self.suspect[c] = 1
