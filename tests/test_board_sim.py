@@ -165,6 +165,25 @@ def test_a_slide_ending_on_an_illegal_hex_plays_nothing(runtime):
         assert board.command({"cmd": "state"})["state"]["legal"]
 
 
+@pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+def test_a_settings_hex_stepped_tells_the_host_which_setting_and_its_value(runtime):
+    """Stepping a settings hex changed a setting silently: the host got the whole settings
+    and had to guess which one the players meant."""
+    with SimBoard(runtime=runtime) as board:
+        board.advance(1200)
+        board.received()
+        steps = []
+        for name in ("A3", "A1", "A2", "B1", "B6"):
+            board.place(name, rest_ms=500)
+            board.lift(name)
+            steps += [m for m in board.received() if m.get("event") == "settings"]
+        assert [(m["cell"], m["name"], m["value"]) for m in steps] == [
+            ("A3", "hints", False), ("A1", "rules", "loose"),
+            ("A2", "penalty", False),            # refused with loose rules: unchanged
+            ("B1", "computer", "dark"), ("B6", "level", 4)]
+        assert steps[-1]["settings"]["level"] == 4 and steps[1]["settings"]["rules"] == "loose"
+
+
 def test_stuck_switch_is_reported_at_start_up_and_shown(tmp_path):
     with SimBoard(root=tmp_path) as b:
         b.stick("C5")

@@ -305,8 +305,9 @@ class Controller:
     def claim(self, now):
         return self._claim(now)
 
-    def change_settings(self, settings, now):
-        """New settings; a change of rules needs an empty game, so it starts a new one."""
+    def change_settings(self, settings, now, event=None):
+        """New settings; a change of rules needs an empty game, so it starts a new one.
+        `event`: the fields of the `settings` event besides the settings themselves."""
         rules_change = (self.layout.rules_name is None and
                         settings.rules_object() != self.game.rules)
         if rules_change and self.game.ply():
@@ -317,7 +318,10 @@ class Controller:
             self._game_changed()
         self.save_due = True
         self.dirty = True
-        self._emit({"event": "settings", "settings": settings.as_dict()})
+        event = event or {}
+        event["event"] = "settings"
+        event["settings"] = settings.as_dict()
+        self._emit(event)
         self._try_place(now)
 
     def restore(self, game, flips_pending, now):
@@ -627,12 +631,14 @@ class Controller:
         return granted
 
     def _step_setting(self, cell, now):
-        changed = self.settings.step(self.layout.setting_at(cell))
+        which = self.layout.setting_at(cell)
+        changed = self.settings.step(which)
         self.flash_cell = cell
         self.flash_colour = palette.SETTING_ON if changed else palette.ERROR
         self.flash_at = now
-        if changed:
-            self.change_settings(self.settings, now)
+        # The host hears which setting was stepped and its value now (the same if refused).
+        self.change_settings(self.settings, now, {
+            "name": which, "value": self.settings.as_dict()[which], "cell": self.name(cell)})
 
     def _report_startup(self):
         extra, missing, flips = self.differences()
