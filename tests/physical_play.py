@@ -22,6 +22,7 @@ shows the mover's colour.
 """
 
 from gameboard import palette
+from gameboard.painter import NONE
 from host_sim.render import FACES as FACE
 from host_sim.render import turned_faces
 from host_sim.simboard import SimBoard
@@ -413,7 +414,18 @@ class Table:
         flips = {parse(n) for n in state["flips_pending"]}
         waiting = parse(state["waiting"]) if state["waiting"] else None
         hint = palette.HINT_DARK if state["turn"] == "dark" else palette.HINT_LIGHT
+        mover = FACE_COLOUR["D" if state["turn"] == "dark" else "L"]
         pregame = not state["moves"]
+        # A refused disk, alone where everything else agrees: the legal hexes light up in the
+        # mover's disk colour to say why (docs/board.md, "Moves").
+        refused = ctl.extra
+        if refused != NONE and (state["extra"] != [self.layout.cell_name(refused)] or
+                                state["missing"] or state["flips_pending"] or
+                                state["tentative"] or state["waiting"]):
+            raise AgreementError("the legal hexes light up for a refused disk on %s, but the "
+                                 "board has more to mend: %r" % (
+                                     self.layout.cell_name(refused), state))
+        cue = set(ctl.game.legal_moves) if refused != NONE else ()
         for cell in range(self.layout.cells):
             if cell in (ctl.flash_cell, ctl.engine_move) or (
                     pregame and (self.layout.setting_at(cell) or cell == self.layout.demo_cell)):
@@ -429,7 +441,9 @@ class Table:
             elif face is not None:
                 allowed = {FACE_COLOUR[face]}
             elif cell == waiting:
-                allowed = {FACE_COLOUR["D" if state["turn"] == "dark" else "L"], palette.OFF}
+                allowed = {mover, palette.OFF}
+            elif cell in cue:
+                allowed = {mover}
             elif cell in legal and ctl.settings.hints:
                 allowed = {hint}
             elif cell in self.layout.corners:

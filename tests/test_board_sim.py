@@ -184,6 +184,40 @@ def test_a_settings_hex_stepped_tells_the_host_which_setting_and_its_value(runti
         assert steps[-1]["settings"]["level"] == 4 and steps[1]["settings"]["rules"] == "loose"
 
 
+@pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+def test_a_refused_placement_lights_the_legal_hexes_to_say_why(runtime):
+    """docs/rules.md, "Which placements are legal", steps 1 and 2: a capture is forced (the
+    largest), and the outer ring and the centre take a disk only where it captures or
+    releases. A refused disk only blinked red: now the hexes the mover may take light up in
+    its disk colour, brighter than the hint glow (hints on or off), while it lies there."""
+    with SimBoard(runtime=runtime) as board:
+        board.advance(1200)
+        board.place("D4")
+        board.place("D5")
+        dark = tuple(board.app.leds.level(v) for v in palette.rgb(palette.STANDARD,
+                                                                 palette.DARK))
+        legal = board.command({"cmd": "state"})["state"]["legal"]
+        assert legal == ["D6"]                          # capturing D5 is forced
+
+        def bright():
+            return sorted(n for n, rgb in board.leds().items() if rgb == dark and
+                          C(n) not in board.disks)
+
+        assert bright() == []
+        board.place("C2", "D")                           # inner, free: refused
+        assert bright() == ["D6"]
+        assert any(shows(board, c, palette.ERROR) for c in blink_colours(board, "C2", 300))
+        board.lift("C2")
+        assert bright() == []
+        board.command({"cmd": "settings", "settings": {"hints": False}})
+        board.place("A3", "D")                           # the outer ring, no flip: refused
+        assert bright() == ["D6"]
+        board.lift("A3")
+        assert bright() == []
+        board.place("D6")                                # the forced capture
+        assert board.controller.game.ply() == 3
+
+
 def test_stuck_switch_is_reported_at_start_up_and_shown(tmp_path):
     with SimBoard(root=tmp_path) as b:
         b.stick("C5")

@@ -77,6 +77,9 @@ class Controller:
         self.hints_stale = True
         self.ready = False            # every hex agrees: the next placement may come
         self.waiting = NONE           # an early disk on a legal hex, played once ready
+        # The one disk where the game has none, refused as a placement while everything else
+        # agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
+        self.extra = NONE
         # The flips pending are the last placement's own (lifting its disk then takes it
         # back), not flips a take-back asked to undo (lifting it then is part of mending).
         self.flips_of_last = False
@@ -410,7 +413,8 @@ class Controller:
         view.phase = self.phase
         view.phase_since = self.phase_since
         view.pregame = self._pregame()
-        view.show_hints = self.settings.hints and self.ready
+        # 2: bright, the reason a disk was refused (hints on or off).
+        view.show_hints = 2 if self.extra != NONE else self.settings.hints and self.ready
         if view.show_hints:
             self._fresh_hints()
         view.waiting = self.waiting
@@ -508,9 +512,17 @@ class Controller:
             new = keep      # the first disk down keeps its turn; those after it are extra
         elif extra != 1:
             new = NONE
-        if new != NONE and (self.phase != PLAY or self.suspect[new] or
-                            not self._playable(new)):
+        refused = NONE
+        if new != NONE and (self.phase != PLAY or self.suspect[new]):
             new = NONE
+        elif new != NONE and not self._playable(new):
+            if (ready and extra == 1 and self.tentative == NONE and
+                    self.game.turn != self.settings.computer_side()):
+                refused = new
+            new = NONE
+        if self.extra != refused:
+            self.extra = refused
+            self.dirty = True
         self.ready = ready and not extra and self.tentative == NONE
         if new == NONE or not ready or self.tentative != NONE:
             if self.waiting != new:

@@ -68,7 +68,8 @@ class BoardView:
     present      bytearray, 1 = a disk is on the hex
     face_ok      bytearray, 0 = the disk there is still to turn
     hint         bytearray, 1 = a legal move; shown only if show_hints
-    show_hints   hints are on and every hex agrees with the game
+    show_hints   hints are on and every hex agrees with the game; 2: the legal hexes in the
+                 mover's disk colour, brighter, while a refused disk lies (hints on or off)
     waiting      a disk put down early on a legal hex, or NONE
     chosen       the computer's or a suggested hex, or NONE
     flash_cell, flash_colour   brief feedback on one hex (NONE: none)
@@ -143,6 +144,7 @@ def compose(view, now):
     chosen_colour = face_colour[game.turn] if slow else turn_hint
     waiting = view.waiting
     colours = view.colours
+    legal_colour = face_colour[game.turn] if show_hints == 2 else turn_hint
     for c in range(n):
         v = cells[c]
         if v:
@@ -168,7 +170,7 @@ def compose(view, now):
         elif over:
             colour = off
         elif show_hints and hint[c]:
-            colour = turn_hint
+            colour = legal_colour
         elif special[c] & _CORNER:
             colour = turn_hint if pulse else (palette.ERROR if fault_pulse else off)
         else:
