@@ -137,6 +137,10 @@ class Table:
     def lift(self, cell, hold_ms=50):
         self.step += 1
         self.note("lift", self.layout.cell_name(cell), hold_ms)
+        if cell == self.layout.demo_cell and list(self.board.disks) == [cell]:
+            # A lone disk lifted from the centre: the new-game gesture, if the board had been
+            # empty 2 s before it came and it stayed 2 s (docs/board.md, "Gestures").
+            self.new_game_allowed = True
         face = self.board.lift(cell, hold_ms)
         self.check()
         return face

@@ -212,6 +212,29 @@ class PhysicalPlay(RuleBasedStateMachine):
         if self._state() is not None:
             self.table.cut_in_save(nth)
 
+    @rule(hold=st.sampled_from([1500, 2300]), put_back=st.booleans())
+    def new_game_by_clearing_the_board(self, hold, put_back):
+        """Every disk lifted, then a disk held on the centre and lifted (a new game once the
+        board asked and the disk stayed 2 s); or a disk put back instead (the game goes on)."""
+        state = self._state()
+        if state is None:
+            return
+        table = self.table
+        for cell in sorted(table.board.disks):
+            table.lift(cell, 5)
+        table.wait(2100)
+        centre = table.layout.demo_cell
+        if put_back:
+            self.mend(True, 1)
+            return
+        table.place(centre, rest_ms=hold)
+        asked = getattr(table.ctl, "asking", False)
+        playing = state["phase"] == "play" and state["moves"]
+        table.lift(centre, 30)
+        state = table.state()
+        if state is not None and asked and hold >= 2000 and playing:
+            assert state["moves"] == [] and state["phase"] == "play", state
+
     @precondition(lambda self: getattr(self, "table", None) is not None)
     @rule()
     def new_game_by_command(self):

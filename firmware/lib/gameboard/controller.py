@@ -40,7 +40,8 @@ _TAKEBACK_HOLD_MS = const(1500)  # holding the last-placed disk off its hex take
 _TAP_MS = const(700)          # lifting it and putting it back within this is a penalty claim
 _SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
 _FLASH_MS = const(600)        # brief feedback on one hex
-_DEMO_HOLD_MS = const(2000)
+_DEMO_HOLD_MS = const(2000)  # also the new game's confirmation, on the same hex
+_ASK_MS = const(2000)        # a game's board this long empty asks: a new game?
 # The computer's search runs between the board's ticks, layout.think_nodes positions at a
 # time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
 # A disk held on the demo cell of the empty board starts the demo.
@@ -111,6 +112,9 @@ class Controller:
         self.engine_move = NONE            # the hex it chose, lit in the mover's colour
         self.centre_since = 0
         self.centre_used = False           # this disk on the demo cell started a demo already
+        # Every disk of a game in progress lifted: the board asks for a new game, which a disk
+        # held on the demo cell and lifted confirms (docs/board.md, "Gestures").
+        self.asking = False
         self.demo_requested = False        # the app starts the demo (gameboard/demo.py)
         self.finished = None               # a finished game awaiting its record
         self.winner = 0                    # iago.DARK or iago.LIGHT once the game is over
@@ -154,10 +158,17 @@ class Controller:
                 self.setting_cell = cell
                 self.setting_since = now
                 self.setting_done = False
-            if cell == self.layout.demo_cell and self._pregame():
+            if cell == self.layout.demo_cell:
                 self.centre_since = now
                 self.centre_used = False
+            elif self.asking:
+                self._stop_asking()          # a disk put back: the game goes on
         else:
+            if (self.asking and cell == self.layout.demo_cell and
+                    elapsed(now, self.centre_since) >= _DEMO_HOLD_MS):
+                self.active_at = now
+                self.new_game(now, "cleared")
+                return
             self.suspect[cell] = 0
             if cell == self.setting_cell:
                 self.setting_cell = NONE
@@ -199,11 +210,19 @@ class Controller:
         if (self.lifted_last and self.phase == PLAY and
                 elapsed(now, self.lifted_at) >= _TAKEBACK_HOLD_MS):
             self.lifted_last = False
-            self._undo(now, "held")
+            # Other disks off too: the board is being cleared, or a disk was knocked off.
+            if len(self.differences()[1]) == 1:
+                self._undo(now, "held")
         if (self.setting_cell != NONE and not self.setting_done and self._pregame() and
                 elapsed(now, self.setting_since) >= _SETTING_HOLD_MS):
             self.setting_done = True
             self._step_setting(self.setting_cell, now)
+        if self.asking:
+            self._ask(now)
+        elif (self.phase == PLAY and elapsed(now, self.active_at) >= _ASK_MS and
+              self.game.ply() and not any(self.present) and not self.game.is_game_over()):
+            self.asking = True
+            self._ask(now)
         if self.flash_cell != NONE and elapsed(now, self.flash_at) >= _FLASH_MS:
             self.flash_cell = NONE
             self.dirty = True
@@ -397,6 +416,7 @@ class Controller:
             "legal": [names(c) for c in game.legal_moves] if self.ready else [],
             "scores": list(game.scores()),
             "can_claim": game.can_claim(),
+            "asking": self.asking,
             "outcome": None if outcome is None else {
                 "winner": iago.side_name(outcome.winner), "dark": outcome.dark_score,
                 "light": outcome.light_score, "tie_break": outcome.tie_break},
@@ -466,7 +486,27 @@ class Controller:
             self.engine_move = NONE
             self.dirty = True
 
+    def _ask(self, now):
+        """New game? The demo cell blinks green; held there 2 s, a disk turns it steady
+        (painter: flash_colour's bit 7), and lifted then, starts a new game."""
+        cell = self.layout.demo_cell
+        colour = palette.SETTING_ON
+        if self.present[cell] and elapsed(now, self.centre_since) >= _DEMO_HOLD_MS:
+            colour |= 0x80
+        if self.flash_cell != cell or self.flash_colour != colour:
+            self.dirty = True
+        self.flash_cell = cell
+        self.flash_colour = colour
+        self.flash_at = now
+
+    def _stop_asking(self):
+        self.asking = False
+        if self.flash_cell == self.layout.demo_cell:
+            self.flash_cell = NONE
+            self.dirty = True
+
     def _game_changed(self):
+        self._stop_asking()
         self._forget_engine()
         cells = self.game.cell_states
         face_ok = self.face_ok

@@ -72,7 +72,8 @@ class BoardView:
                  mover's disk colour, brighter, while a refused disk lies (hints on or off)
     waiting      a disk put down early on a legal hex, or NONE
     chosen       the computer's or a suggested hex, or NONE
-    flash_cell, flash_colour   brief feedback on one hex (NONE: none)
+    flash_cell, flash_colour   feedback on one hex (NONE: none), blinking fast; steady if
+                 flash_colour has bit 7 set
     flash_fault  the flash cannot be written: a red pulse on the corners
     winner       the winning side once the game is over
     """
@@ -176,7 +177,8 @@ def compose(view, now):
         else:
             colour = off
         if c == flash:
-            colour = view.flash_colour if fast else off
+            # Bit 7: steady (the new game's confirmation), else blinking fast.
+            colour = view.flash_colour & 0x7F if fast or view.flash_colour & 0x80 else off
         colours[c] = colour
     paint(colours, pal, frame)
 
