@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gameboard import boardmap, palette
+from gameboard import archive, boardmap, palette
 from gameboard.controller import _SETTLE_MS as SETTLE_MS, Controller, _coin
 from gameboard.layout import Layout
 from host_sim.simboard import SimBoard
@@ -127,12 +127,27 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
         assert (over["winner"], over["dark"], over["light"]) == ("dark", 46, 18)
         assert passes == 2 and game.ply() == 60
         assert board.command({"cmd": "state"})["state"]["phase"] == "over"
-        # The result on the LEDs: the winner's disks turn green, then each side's alone.
-        while (board.clock.us // 1000) // 1500 % 3:
+        # The result on the LEDs (docs/board.md, "The score at the end"): the winner's disks
+        # turn green, then each side's count of disks is drawn in digits, in its colour.
+        result = ctl.view.result
+
+        def screen_now():
+            tenths = ((board.app.clock.ticks_ms() - ctl.phase_since) & 0x3FFFFFFF) // 100
+            return tenths % result[2] // result[3]      # 0: who won; the counts: 24 each
+
+        while screen_now() != 0:
             board.advance(100)
         board.advance(50)
         dark = [c for c in range(64) if game.cell(c) == 1]
         assert all(ctl.view.colours[c] == palette.WIN for c in dark) and outcome.winner == 1
+        for side, count, colour in ((1, 46, palette.DARK), (2, 18, palette.LIGHT)):
+            while screen_now() != side:
+                board.advance(100)
+            drawn = archive.fill(ctl.layout, count)
+            if side == 2:
+                drawn = drawn[::-1]                     # upright for light's player
+            assert [c for c in range(64) if ctl.view.colours[c] == colour] == [
+                c for c in range(64) if drawn[c]]
         for cell, face in board.disks.items():
             assert face == "DL"[game.cell(cell) - 1]
         # The finished game is kept as an Othello record that replays to the same end.

@@ -10,7 +10,7 @@ import gc
 import json
 
 from gameboard import forget
-from gameboard.controller import NONE, elapsed
+from gameboard.controller import NONE, OVER, elapsed
 from gameboard.debounce import CROSSING
 from gameboard.palette import PALETTES
 
@@ -170,14 +170,16 @@ class App:
         elif ctl.stopped:
             self._end_demo()
             ctl = self.game
+        if ctl.dirty or elapsed(now, self.last_frame) >= _ANIMATION_MS:
+            self.refresh(now)
         if self.serial is not None:
             data = self.serial.read()
             if data:
                 self.link.feed(data, now)
-        # After the link: what a command changed is on the LEDs before the save it causes
-        # stops the loop (up to 130 ms; on CircuitPython a sector erase, 60 ms).
-        if self.controller.dirty or elapsed(now, self.last_frame) >= _ANIMATION_MS:
-            self.refresh(now)
+                # What a command changed is on the LEDs before the save it causes stops the
+                # loop (up to 130 ms; on CircuitPython a sector erase, 60 ms).
+                if self.controller.dirty:
+                    self.refresh(now)
         if ctl.outbox:
             self.link.pump()
         if (ctl.save_due and not self.debouncer.busy() and
@@ -210,6 +212,11 @@ class App:
                 self.link.send_event({"event": "saved_game", "game": game_id})
             except (OSError, MemoryError) as exc:
                 self._flash_failed(now, "the finished game's record cannot be kept", exc)
+            if ctl.phase == OVER:
+                try:
+                    archive.score(ctl.view)     # the LEDs show it until the board is cleared
+                except MemoryError:
+                    pass                        # then they show the winner's disks alone
             forget("gameboard.archive")
             ctl.finished = None
         if not self.collected and (

@@ -1,6 +1,7 @@
 """What the board keeps besides the game in progress: the last 20 finished games in
 `games/` under the saves' root, the crash log `error.log`, and the count of restarts in a
-row, each soon after the one before (gameboard.app.main).
+row, each soon after the one before (gameboard.app.main). And the score a finished game
+shows on the LEDs (`score`).
 
 A finished game is kept as its save line (gameboard/saves.py, `NNNNNN.sav`) and written as a
 game record (docs/rules.md) only when a host asks for it (`game`): the record writer
@@ -180,3 +181,101 @@ def count_restart(saves):
         return None         # no saved game (or none that can be moved)
     return ("the firmware restarted %d times in a row, each within seconds of the last: the "
             "saved game was set aside as game.bad and a new game begins" % count)
+
+
+def score(view):
+    """The finished game view.game's result as the LEDs show it until the board is cleared
+    (docs/board.md, "The score at the end"): view.winner, and view.result, as bytes:
+        [0] k, the number of screens; [1] a cell that flashes on the first screen (the centre
+        that broke a tie) or 255; [2] the screens' whole time in tenths of a second;
+        [3:3 + k] each screen's time, bit 7 set for light's screens; then screens 1 to k-1,
+        two bits a cell, four cells a byte from bit 0 (0 dark, 1 a digit in the side's disk
+        colour, 2 a mark in its hint glow).
+    Screen 0 (who won) is painted from the disks (gameboard/painter.py). The rest are each
+    side's numbers: Iago's inner and outer counts and score, or the count of disks."""
+    game = view.game
+    layout = view.layout
+    outcome = game.outcome()
+    view.winner = outcome.winner
+    data = (bytearray(b"\x18"), bytearray())   # the screens' times (who won: 2.4 s), screens
+    buf = fill(layout, 88)                  # every hex a digit may light
+    for side in (1, 2):                     # dark, then light
+        if layout.kind == "hex" and game.rules.scoring == "product":
+            inner, outer = game.area_counts(side)
+            draw(data, layout, side, inner, 16, 0, buf)
+            draw(data, layout, side, outer, 16, 1, buf)
+            draw(data, layout, side, (inner or 1) * (outer or 1), 24, 2, buf)
+        else:
+            draw(data, layout, side, game.score(side), 24, 2, buf)
+    view.result = bytes((
+        len(data[0]),
+        layout.demo_cell if outcome.tie_break and layout.kind == "hex" else 255,  # broke a tie
+        sum([x & 0x7F for x in data[0]]))) + data[0] + data[1]
+
+
+def draw(data, layout, side, count, time, mode, buf):
+    """Add the screens of `count`, shown `time` tenths of a second, for `side` (1 dark, 2
+    light: upright for its player) to `data` (their times, the screens). `mode` 0: plain (an
+    inner count); 1: the outer ring's free hexes glow (an outer count); 2: between two glowing
+    bars (a score). An area count of 0 shows 0, then 1 (it counts as 1); a number of 100 or
+    more, its hundreds first, then the rest. `buf`: the hexes digits may light."""
+    grid = layout.grid                      # hexgrid on the hex board
+    size = layout.size
+    n = layout.cells
+    if mode < 2 and not count:
+        parts = [(0, 8), (1, time - 8)]
+    elif count >= 100:
+        parts = [(count // 100, 10), (count % 100 + 100, time - 10)]
+    else:
+        parts = [(count, time)]
+    for number, span in parts:
+        cells = fill(layout, number)
+        for c in range(n):
+            if buf[c] or not mode:
+                continue
+            if layout.kind != "hex":
+                lit = mode == 2 and c // size in ((size - 5) // 2 - 1, (size - 5) // 2 + 5)
+            elif mode == 1:
+                lit = grid.IS_OUTER[c]
+            else:
+                lit = grid.ROW_OF[c] in (1, 7) and not grid.IS_OUTER[c]
+            if lit:
+                cells[c] = 2
+        if side == 2:
+            cells = bytes(reversed(cells))      # the board's half turn
+        out = bytearray((n + 3) // 4)
+        for c in range(n):
+            out[c >> 2] |= cells[c] << ((c & 3) << 1)
+        data[0].append(span | (0x80 if side == 2 else 0))
+        data[1].extend(out)
+
+
+def fill(layout, count):
+    """The hexes (1 lit, 0 dark) of `count` (0-99; 100-199 for its last two digits, a leading
+    0 drawn), upright for dark: the tens left of the centre, the units right of it, each digit
+    three hexes wide and five rows tall (C-G on the hex board, where rows D and F, half a hex
+    to the side, hold a digit's upright strokes)."""
+    # Digits 0-9: five rows, top first, of three bits (4 left, 2 middle, 1 right).
+    rows = (b"\x07\x05\x05\x05\x07\x01\x01\x01\x01\x01\x07\x01\x07\x04\x07\x07\x01\x07\x01\x07"
+            b"\x05\x05\x07\x01\x01\x07\x04\x07\x01\x07\x07\x04\x07\x05\x07\x07\x01\x01\x01\x01"
+            b"\x07\x05\x07\x05\x07\x07\x05\x07\x01\x07")
+    size = layout.size
+    cells = bytearray(layout.cells)
+    for j in (0, 1):                        # the tens, the units
+        if j == 0 and count < 10:
+            continue                        # one digit: the units alone
+        d = count // 10 % 10 if j == 0 else count % 10
+        for row in range(5):
+            bits = rows[d * 5 + row]
+            for k in range(3):
+                if not bits & (4 >> k):
+                    continue
+                if layout.kind != "hex":
+                    c = ((size - 5) // 2 + 4 - row) * size + (size - 7) // 2 + 4 * j + k
+                else:
+                    # x: twice the column from C1's; rows D and F hold their outer hexes only,
+                    # half a hex out.
+                    x = 8 * j + 2 * k + (0 if not row & 1 else -1 if k == 0 else 1)
+                    c = layout.grid.cell_at(6 - row, (x + 6 - row) // 2)
+                cells[c] = 1
+    return cells

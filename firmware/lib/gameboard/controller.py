@@ -20,17 +20,23 @@ until the waiting one is played.
 """
 
 import iago
-from gameboard import palette
-from gameboard.layout import hex_layout
+from gameboard import forget, palette
 from gameboard.painter import (FACE_COLOUR, NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
-                               STARTUP_MS, BoardView, compose)
-from gameboard.settings import RULE_CHOICES, Settings
+                               STARTUP_MS, compose)
 
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
+
+_TYPE_CHECKING = const(0)   # see iago/__init__.py
+if _TYPE_CHECKING:
+    from typing import Any
+
+    from gameboard.layout import Layout
+    from gameboard.painter import BoardView
+    from gameboard.settings import Settings
 
 _SETTLE_MS = const(300)      # a placement counts once its disk has rested this long
 # A disk between two hexes closes both switches: a tentative placement's disk that leaves
@@ -40,8 +46,9 @@ _TAKEBACK_HOLD_MS = const(1500)  # holding the last-placed disk off its hex take
 _TAP_MS = const(700)          # lifting it and putting it back within this is a penalty claim
 _SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
 _FLASH_MS = const(600)        # brief feedback on one hex
-_DEMO_HOLD_MS = const(2000)  # also the new game's confirmation, on the same hex
-_ASK_MS = const(2000)        # a game's board this long empty asks: a new game?
+# Also the new game's: a game's board this long empty asks for one, a disk held this long on
+# the same hex confirms it.
+_DEMO_HOLD_MS = const(2000)
 # The computer's search runs between the board's ticks, layout.think_nodes positions at a
 # time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
 # A disk held on the demo cell of the empty board starts the demo.
@@ -60,66 +67,70 @@ class Controller:
     shares_board = False
     stopped = False
 
-    def __init__(self, settings=None, now=0, layout=None, coin=None):
-        self.layout = layout or hex_layout()
-        n = self.n = self.layout.cells
-        self.name = self.layout.cell_name
-        # What the LEDs show (gameboard/painter.py): its buffers are the controller's own.
-        view = self.view = BoardView(self.layout, settings or Settings())
-        self._special = view.special
-        # Othello's coin toss: coin() -> 0 or 1 (the first side is dark on 0); random bits
-        # unless a test injects its own.
-        self.coin = coin or _coin
-        self.settings = settings or Settings()
-        self.game = self._new_board()
-        self.present = view.present   # debounced: 1 = a disk is on the cell
-        self.face_ok = view.face_ok   # 1 = the disk there shows the game's face
-        self.hint = view.hint         # 1 = a legal move (see _fresh_hints)
-        self.hints_stale = True
-        self.ready = False            # every hex agrees: the next placement may come
-        self.waiting = NONE           # an early disk on a legal hex, played once ready
-        # The one disk where the game has none, refused as a placement while everything else
-        # agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
-        self.extra = NONE
+    if _TYPE_CHECKING:   # the controller's state, which start.controller sets
+        layout: Layout
+        n: int                   # cells
+        name: Any                # cell -> its name
+        view: BoardView          # what the LEDs show (painter.py): its buffers are these
+        _special: bytes          # per cell: a settings hex, a corner (painter.special_cells)
+        coin: Any                # Othello's coin toss: coin() -> 0 (dark first) or 1
+        settings: Settings
+        game: Any                # the board of the game's rules module
+        present: bytearray       # debounced: 1 = a disk is on the cell
+        face_ok: bytearray       # 1 = the disk there shows the game's face
+        hint: bytearray          # 1 = a legal move (see _fresh_hints)
+        hints_stale: bool
+        ready: bool              # every hex agrees: the next placement may come
+        waiting: int             # an early disk on a legal hex, played once ready
+        # The one disk where the game has none, refused as a placement while everything
+        # else agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
+        extra: int
         # The flips pending are the last placement's own (lifting its disk then takes it
         # back), not flips a take-back asked to undo (lifting it then is part of mending).
-        self.flips_of_last = False
-        # 1 = closed at power-on where the saved game has no disk: a stray disk or a stuck
-        # switch, never played until it opens once
-        self.suspect = bytearray(n)
-        self.frame = view.frame       # RGB in cell order, read by the LED output
-        self.outbox = []                   # host-link events, drained by the app
-        self.phase = STARTUP
-        self.phase_since = now
-        self.tentative = NONE              # the last placement, until it has settled
-        self.placed_at = 0
-        self.tentative_miss = False        # it missed a forced capture (penalty option)
-        self.lifted_last = False           # the last-placed disk is off its hex
-        self.lifted_at = 0
-        self.active_at = now               # a switch last changed
-        self.setting_cell = NONE           # a disk resting on a settings hex
-        self.setting_since = 0
-        self.setting_done = False
-        self.flash_cell = NONE
-        self.flash_colour = palette.OFF
-        self.flash_at = 0
-        self.save_due = False              # the game or settings changed at a save point
-        self.flash_fault = False           # the last save failed (set by the app)
+        flips_of_last: bool
+        # 1 = closed at power-on where the saved game has no disk, or a disk the board asked
+        # to remove (taken back, of an old game, the demo's stopping disk): never played
+        # until it opens once
+        suspect: bytearray
+        frame: bytearray         # RGB in cell order, read by the LED output
+        outbox: list             # host-link events, drained by the app
+        phase: int               # STARTUP, PLAY, OVER (painter.py)
+        phase_since: int
+        tentative: int           # the last placement, until it has settled
+        placed_at: int
+        tentative_miss: bool     # it missed a forced capture (penalty option)
+        lifted_last: bool        # the last-placed disk is off its hex
+        lifted_at: int
+        active_at: int           # a switch last changed
+        setting_cell: int        # a disk resting on a settings hex
+        setting_since: int
+        setting_done: bool
+        flash_cell: int          # feedback on one hex (painter.py)
+        flash_colour: int
+        flash_at: int
+        save_due: bool           # the game or settings changed at a save point
+        flash_fault: bool        # the last save failed (set by the app)
         # The engine (imported only when needed: it costs heap): the computer's move, or a
         # suggestion for the side to move, found in slices between ticks.
-        self.search = None
-        self.suggesting = False
-        self.engine_move = NONE            # the hex it chose, lit in the mover's colour
-        self.centre_since = 0
-        self.centre_used = False           # this disk on the demo cell started a demo already
-        # Every disk of a game in progress lifted: the board asks for a new game, which a disk
-        # held on the demo cell and lifted confirms (docs/board.md, "Gestures").
-        self.asking = False
-        self.demo_requested = False        # the app starts the demo (gameboard/demo.py)
-        self.finished = None               # a finished game awaiting its record
-        self.winner = 0                    # iago.DARK or iago.LIGHT once the game is over
-        self.dirty = True
-        self._game_changed()
+        search: Any
+        suggesting: bool         # also while a suggestion is lit
+        engine_move: int         # the hex it chose, lit in the mover's colour
+        centre_since: int        # a disk landed on the demo cell
+        centre_used: bool        # this disk on the demo cell started a demo already
+        # Every disk of a game in progress lifted: the board asks for a new game, which a
+        # disk held on the demo cell and lifted confirms (docs/board.md, "Gestures").
+        asking: bool
+        demo_requested: bool     # the app starts the demo (gameboard/demo.py)
+        finished: Any            # a finished game awaiting its record
+        dirty: bool
+
+    def __init__(self, settings=None, now=0, layout=None, coin=None):
+        """`settings` (default Settings()), the time, the board's Layout (default the hex
+        board's) and Othello's coin toss (`coin() -> 0 or 1`: default random bits). The
+        state is set up by gameboard/start.py, which a Pico holds in its heap only then."""
+        from gameboard import start
+        start.controller(self, settings, now, layout, coin)
+        forget("gameboard.start")
 
     # --- inputs ------------------------------------------------------------------------
 
@@ -190,17 +201,11 @@ class Controller:
         if self.phase == STARTUP:
             if elapsed(now, self.phase_since) < STARTUP_MS:
                 return
-            # A game whose last flips were still pending at a power cut goes on until they
-            # are done, and then ends as any game does (game_over, its record).
-            over = self.game.is_game_over() and not self._pending()
-            self._enter(OVER if over else PLAY, now)
-            if over:
-                self.finished = self.game.copy()   # its record, unless already kept
-            cells = self.game.cell_states
-            for c in range(self.n):
-                self.suspect[c] = 1 if self.present[c] and not cells[c] else 0
-            self._report_startup()
-            self._try_place(now)
+            # The light check is over: play, or a finished game's end (its code is start.py's:
+            # it runs once).
+            from gameboard import start
+            start.startup(self, now)
+            forget("gameboard.start")
         if self.tentative != NONE and elapsed(now, self.placed_at) >= _SETTLE_MS:
             self.tentative = NONE
             self.dirty = True
@@ -217,12 +222,22 @@ class Controller:
                 elapsed(now, self.setting_since) >= _SETTING_HOLD_MS):
             self.setting_done = True
             self._step_setting(self.setting_cell, now)
-        if self.asking:
-            self._ask(now)
-        elif (self.phase == PLAY and elapsed(now, self.active_at) >= _ASK_MS and
-              self.game.ply() and not any(self.present) and not self.game.is_game_over()):
+        if (not self.asking and self.phase == PLAY and
+                elapsed(now, self.active_at) >= _DEMO_HOLD_MS and self.game.ply() and
+                not any(self.present) and not self.game.is_game_over()):
             self.asking = True
-            self._ask(now)
+        if self.asking:
+            # New game? The demo cell blinks green; held there 2 s, a disk turns it steady
+            # (painter: flash_colour's bit 7), and lifted then, starts a new game (switch).
+            cell = self.layout.demo_cell
+            colour = palette.SETTING_ON
+            if self.present[cell] and elapsed(now, self.centre_since) >= _DEMO_HOLD_MS:
+                colour |= 0x80
+            if self.flash_cell != cell or self.flash_colour != colour:
+                self.dirty = True
+            self.flash_cell = cell
+            self.flash_colour = colour
+            self.flash_at = now
         if self.flash_cell != NONE and elapsed(now, self.flash_at) >= _FLASH_MS:
             self.flash_cell = NONE
             self.dirty = True
@@ -251,7 +266,9 @@ class Controller:
 
     def _think(self, now):
         game = self.game
-        if self.pregame_centre_held(now):
+        if (self._pregame() and self.present[self.layout.demo_cell] and
+                not self.demo_requested and not self.centre_used and
+                elapsed(now, self.centre_since) >= _DEMO_HOLD_MS):
             self.demo_requested = True
             self.centre_used = True   # once the demo stops, this disk does not restart it
         if game.is_game_over() or not self._settled():
@@ -291,31 +308,12 @@ class Controller:
                 self.suspect[c] = 1
         self.dirty = True
 
-    def pregame_centre_held(self, now):
-        return (self._pregame() and self.present[self.layout.demo_cell] and
-                not self.demo_requested and not self.centre_used and
-                elapsed(now, self.centre_since) >= _DEMO_HOLD_MS)
-
     def new_game(self, now, why="command", settings=None):
-        if settings is not None:
-            self.settings = settings
-        self.game = self._new_board()
-        self.tentative = NONE
-        self.lifted_last = False
-        self.flips_of_last = False
-        self.centre_since = now       # a disk left on the centre is held from now on
-        for c in range(self.n):
-            self.face_ok[c] = 1
-            if self.present[c]:
-                self.suspect[c] = 1   # a disk of the old game: lifted, never played
-        self._game_changed()
-        if self.phase != STARTUP:
-            self._enter(PLAY, now)
-        self.save_due = True
-        event = {"event": "new_game", "why": why, "rules": self.game.rules.name()}
-        self._first(event)
-        self._emit(event)
-        self._try_place(now)
+        """A new game (with `settings` if given); its code is start.py's (it runs now and
+        then, so it takes no heap in play)."""
+        from gameboard import start
+        start.new_game(self, now, why, settings)
+        forget("gameboard.start")
 
     def take_back(self, now):
         """Take back the last placement (its disk must then be removed); False if none."""
@@ -345,22 +343,6 @@ class Controller:
         event["settings"] = settings.as_dict()
         self._emit(event)
         self._try_place(now)
-
-    def restore(self, game, flips_pending, now):
-        """Resume a saved game after power-on: `flips_pending` lists cells still to turn."""
-        self.game = game
-        if self.layout.rules_name is None:
-            # Iago's rules setting is their name without the penalty option, a setting of
-            # its own.
-            rules = game.rules
-            name = iago.Rules(rules.forced_capture, rules.release, rules.scoring).name()
-            self.settings.rules = name if name in RULE_CHOICES else "standard"
-            self.settings.penalty = rules.penalty
-        self._game_changed()
-        self.flips_of_last = False
-        for c in flips_pending:
-            self.face_ok[c] = 0
-        self._emit({"event": "restored", "moves": game.ply(), "flips_pending": len(flips_pending)})
 
     # --- state -------------------------------------------------------------------------
 
@@ -442,7 +424,6 @@ class Controller:
         view.flash_cell = self.flash_cell
         view.flash_colour = self.flash_colour
         view.flash_fault = self.flash_fault
-        view.winner = self.winner
         compose(view, now)
 
     # --- internals -----------------------------------------------------------------------
@@ -459,7 +440,9 @@ class Controller:
 
     def _enter(self, phase, now):
         if phase == OVER:
-            self.winner = self.game.outcome().winner
+            self.view.winner = self.game.outcome().winner
+        else:
+            self.view.result = None       # the score at the end (App.step: archive.score)
         self.phase = phase
         self.phase_since = now
         self.dirty = True
@@ -485,19 +468,6 @@ class Controller:
         if self.engine_move != NONE:
             self.engine_move = NONE
             self.dirty = True
-
-    def _ask(self, now):
-        """New game? The demo cell blinks green; held there 2 s, a disk turns it steady
-        (painter: flash_colour's bit 7), and lifted then, starts a new game."""
-        cell = self.layout.demo_cell
-        colour = palette.SETTING_ON
-        if self.present[cell] and elapsed(now, self.centre_since) >= _DEMO_HOLD_MS:
-            colour |= 0x80
-        if self.flash_cell != cell or self.flash_colour != colour:
-            self.dirty = True
-        self.flash_cell = cell
-        self.flash_colour = colour
-        self.flash_at = now
 
     def _stop_asking(self):
         self.asking = False
@@ -552,16 +522,16 @@ class Controller:
             new = keep      # the first disk down keeps its turn; those after it are extra
         elif extra != 1:
             new = NONE
-        refused = NONE
+        before = self.extra
+        self.extra = NONE
         if new != NONE and (self.phase != PLAY or self.suspect[new]):
             new = NONE
         elif new != NONE and not self._playable(new):
             if (ready and extra == 1 and self.tentative == NONE and
                     self.game.turn != self.settings.computer_side()):
-                refused = new
+                self.extra = new        # refused
             new = NONE
-        if self.extra != refused:
-            self.extra = refused
+        if self.extra != before:
             self.dirty = True
         self.ready = ready and not extra and self.tentative == NONE
         if new == NONE or not ready or self.tentative != NONE:
@@ -645,13 +615,13 @@ class Controller:
         # A disk slid on: a magnet between two hexes closes both, so the one new disk, if
         # its switch closed just before this one opened, is this disk; it is played if it
         # rests there.
-        onto = NONE
+        new = NONE
         if why == "slid" and elapsed(now, self.active_at) <= _SLIDE_MS:
             for c in range(self.n):
                 if self.present[c] and not cells[c] and not self.suspect[c]:
-                    onto = c if onto == NONE else self.n     # two: neither is sure
+                    new = c if new == NONE else self.n     # two: neither is sure
         for c in range(self.n):
-            if self.present[c] and not cells[c] and c != onto:
+            if self.present[c] and not cells[c] and c != new:
                 # The taken-back disk, and any put down early for the other side's turn:
                 # each must leave before it can be placed again.
                 self.suspect[c] = 1
@@ -691,17 +661,6 @@ class Controller:
         # The host hears which setting was stepped and its value now (the same if refused).
         self.change_settings(self.settings, now, {
             "name": which, "value": self.settings.as_dict()[which], "cell": self.name(cell)})
-
-    def _report_startup(self):
-        extra, missing, flips = self.differences()
-        name = self.name
-        event = {"event": "startup", "moves": self.game.ply(),
-                 "closed": [name(c) for c in range(self.n) if self.present[c]],
-                 "unexpected": [name(c) for c in extra],
-                 "missing": [name(c) for c in missing],
-                 "flips_pending": [name(c) for c in flips]}
-        self._first(event)
-        self._emit(event)
 
     def _first(self, event):
         """Before the first placement of a game with a coin toss: who it chose to place first."""

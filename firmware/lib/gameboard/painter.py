@@ -76,6 +76,8 @@ class BoardView:
                  flash_colour has bit 7 set
     flash_fault  the flash cannot be written: a red pulse on the corners
     winner       the winning side once the game is over
+    result       the score the LEDs show at the end, screen by screen (gameboard/archive.py,
+                 `score`), or None: the winner's disks only
     """
 
     def __init__(self, layout, settings):
@@ -90,13 +92,14 @@ class BoardView:
         self.present = bytearray(n)
         self.face_ok = bytearray(b"\x01" * n)
         self.hint = bytearray(n)
-        self.show_hints = False
+        self.show_hints = 0
         self.waiting = NONE
         self.chosen = NONE
         self.flash_cell = NONE
         self.flash_colour = palette.OFF
         self.flash_fault = False
         self.winner = 0
+        self.result = None
         self.frame = bytearray(n * 3)   # RGB in cell order, read by the LED output
         self.colours = bytearray(n)     # palette index per cell, painted into frame
 
@@ -129,7 +132,28 @@ def compose(view, now):
     show_hints = view.show_hints
     pregame = view.pregame
     over = view.phase == OVER
-    show = (now // 1500) % 3 if over else 0
+    colours = view.colours
+    result = view.result if over else None
+    flash = NONE if over else view.flash_cell
+    winner = view.winner
+    if result:
+        # The score at the end: screen 0, who won, from the disks; the others as they are.
+        since = ((now - view.phase_since) & _WRAP) // 100 % result[2]   # in tenths of a s
+        k = 0
+        while since >= result[3 + k] & 0x7F:
+            since -= result[3 + k] & 0x7F
+            k += 1
+        if k:
+            # A digit in the side's disk colour, a mark in its hint glow (HINT_DARK + LIGHT
+            # is HINT_LIGHT).
+            lit = palette.LIGHT if result[3 + k] & 0x80 else palette.DARK
+            k = 3 + result[0] + (k - 1) * ((n + 3) >> 2)
+            for c in range(n):
+                v = result[k + (c >> 2)] >> ((c & 3) << 1) & 3
+                colours[c] = lit if v == 1 else lit + palette.HINT_DARK if v else palette.OFF
+            paint(colours, pal, frame)
+            return
+        flash = result[1]                     # the centre that broke a tie
     # Everything the loop reads is a local: on a Pico each global or attribute lookup in
     # this loop costs about a millisecond a frame.
     off = palette.OFF
@@ -138,14 +162,12 @@ def compose(view, now):
     special = view.special
     flip = view.layout.flip
     hint = view.hint
-    flash = view.flash_cell
     chosen = view.chosen
     waiting_colour = face_colour[game.turn] if slow else off
     # The computer's (or a suggested) hex never dims below the legal-move glow around it.
     chosen_colour = face_colour[game.turn] if slow else turn_hint
     waiting = view.waiting
-    colours = view.colours
-    legal_colour = face_colour[game.turn] if show_hints == 2 else turn_hint
+    lit = face_colour[game.turn] if show_hints == 2 else turn_hint     # a legal hex
     for c in range(n):
         v = cells[c]
         if v:
@@ -157,7 +179,8 @@ def compose(view, now):
                 # "Turn this": mostly the face it must end with, briefly the other.
                 colour = target if turn_phase else face_colour[v ^ flip]
             elif over:
-                colour = _result_colour(view.winner, v, target, show, slow)
+                # Game over: the winner's disks green, the others blinking.
+                colour = palette.WIN if v == winner else (target if slow else off)
             else:
                 colour = target
         elif pregame and special[c] & SETTINGS_HEX and c != chosen:
@@ -171,25 +194,19 @@ def compose(view, now):
         elif over:
             colour = off
         elif show_hints and hint[c]:
-            colour = legal_colour
+            colour = lit
         elif special[c] & _CORNER:
             colour = turn_hint if pulse else (palette.ERROR if fault_pulse else off)
         else:
             colour = off
         if c == flash:
-            # Bit 7: steady (the new game's confirmation), else blinking fast.
-            colour = view.flash_colour & 0x7F if fast or view.flash_colour & 0x80 else off
+            if over:
+                colour = palette.WIN if fast else target   # this disk broke a tie
+            else:
+                # Bit 7: steady (the new game's confirmation), else blinking fast.
+                colour = view.flash_colour & 0x7F if fast or view.flash_colour & 0x80 else off
         colours[c] = colour
     paint(colours, pal, frame)
-
-
-def _result_colour(winner, v, target, show, slow):
-    """Game over: the winner's disks, then dark's and light's disks alone, in turn."""
-    if show == 0:
-        return palette.WIN if v == winner else (target if slow else palette.OFF)
-    if show == 1:
-        return target if v == iago.DARK else palette.OFF
-    return target if v == iago.LIGHT else palette.OFF
 
 
 def _setting_colour(view, c):

@@ -116,7 +116,7 @@ def set_up(app, boardmap, saves, matrix, pixels, clock, serial, watchdog, button
     # `coin`: Othello's coin toss, coin() -> 0 or 1 (default: the system's random bits).
     app.controller = Controller(settings, now, app.layout, coin)
     if game is not None:
-        app.controller.restore(game, flips, now)
+        restore(app.controller, game, flips)
     # The game's controller; `controller` is the one in charge of the LEDs now: the game,
     # the self-test or the demo. The game's controller sees every switch throughout.
     app.game = app.controller
@@ -138,6 +138,129 @@ def set_up(app, boardmap, saves, matrix, pixels, clock, serial, watchdog, button
     app.collected = False      # the heap was collected since
     app.changes = 0            # switch changes since the last collection
     app.commits = 0            # saves since the last one that erased a sector
+
+
+def restore(ctl, game, flips_pending):
+    """Resume a saved game in the Controller `ctl` after power-on: `flips_pending` lists cells
+    still to turn."""
+    import iago
+    from gameboard.settings import RULE_CHOICES
+    ctl.game = game
+    if ctl.layout.rules_name is None:
+        # Iago's rules setting is their name without the penalty option, a setting of its own.
+        rules = game.rules
+        name = iago.Rules(rules.forced_capture, rules.release, rules.scoring).name()
+        ctl.settings.rules = name if name in RULE_CHOICES else "standard"
+        ctl.settings.penalty = rules.penalty
+    ctl._game_changed()
+    ctl.flips_of_last = False
+    for c in flips_pending:
+        ctl.face_ok[c] = 0
+    ctl._emit({"event": "restored", "moves": game.ply(), "flips_pending": len(flips_pending)})
+
+
+def controller(ctl, settings, now, layout, coin):
+    """Controller.__init__'s work: the controller's state (its class declares it)."""
+    from gameboard import palette
+    from gameboard.controller import _coin
+    from gameboard.layout import hex_layout
+    from gameboard.painter import NONE, STARTUP, BoardView
+    from gameboard.settings import Settings
+    ctl.layout = layout or hex_layout()
+    n = ctl.n = ctl.layout.cells
+    ctl.name = ctl.layout.cell_name
+    view = ctl.view = BoardView(ctl.layout, settings or Settings())
+    ctl._special = view.special
+    ctl.coin = coin or _coin
+    ctl.settings = settings or Settings()
+    ctl.game = ctl._new_board()
+    ctl.present = view.present
+    ctl.face_ok = view.face_ok
+    ctl.hint = view.hint
+    ctl.hints_stale = True
+    ctl.ready = False
+    ctl.waiting = NONE
+    ctl.extra = NONE
+    ctl.flips_of_last = False
+    ctl.suspect = bytearray(n)
+    ctl.frame = view.frame
+    ctl.outbox = []
+    ctl.phase = STARTUP
+    ctl.phase_since = now
+    ctl.tentative = NONE
+    ctl.placed_at = 0
+    ctl.tentative_miss = False
+    ctl.lifted_last = False
+    ctl.lifted_at = 0
+    ctl.active_at = now
+    ctl.setting_cell = NONE
+    ctl.setting_since = 0
+    ctl.setting_done = False
+    ctl.flash_cell = NONE
+    ctl.flash_colour = palette.OFF
+    ctl.flash_at = 0
+    ctl.save_due = False
+    ctl.flash_fault = False
+    ctl.search = None
+    ctl.suggesting = False
+    ctl.engine_move = NONE
+    ctl.centre_since = 0
+    ctl.centre_used = False
+    ctl.asking = False
+    ctl.demo_requested = False
+    ctl.finished = None
+    ctl.dirty = True
+    ctl._game_changed()
+
+
+def new_game(ctl, now, why, settings):
+    """Controller.new_game's work: a new game, every disk on the board one of the old game
+    (to lift, never played)."""
+    from gameboard.painter import NONE, PLAY, STARTUP
+    if settings is not None:
+        ctl.settings = settings
+    ctl.game = ctl._new_board()
+    ctl.tentative = NONE
+    ctl.lifted_last = False
+    ctl.flips_of_last = False
+    ctl.centre_since = now       # a disk left on the centre is held from now on
+    for c in range(ctl.n):
+        ctl.face_ok[c] = 1
+        if ctl.present[c]:
+            ctl.suspect[c] = 1   # a disk of the old game: lifted, never played
+    ctl._game_changed()
+    if ctl.phase != STARTUP:
+        ctl._enter(PLAY, now)
+    ctl.save_due = True
+    event = {"event": "new_game", "why": why, "rules": ctl.game.rules.name()}
+    ctl._first(event)
+    ctl._emit(event)
+    ctl._try_place(now)
+
+
+def startup(ctl, now):
+    """The Controller `ctl` after the light check at power-on: play, or the end of a game
+    finished before a power cut, and the `startup` event (what the switches show)."""
+    from gameboard.painter import OVER, PLAY
+    # A game whose last flips were still pending at a power cut goes on until they are done,
+    # and then ends as any game does (game_over, its record).
+    over = ctl.game.is_game_over() and not ctl._pending()
+    ctl._enter(OVER if over else PLAY, now)
+    if over:
+        ctl.finished = ctl.game.copy()   # its record, unless already kept
+    cells = ctl.game.cell_states
+    for c in range(ctl.n):
+        ctl.suspect[c] = 1 if ctl.present[c] and not cells[c] else 0
+    extra, missing, flips = ctl.differences()
+    name = ctl.name
+    event = {"event": "startup", "moves": ctl.game.ply(),
+             "closed": [name(c) for c in range(ctl.n) if ctl.present[c]],
+             "unexpected": [name(c) for c in extra],
+             "missing": [name(c) for c in missing],
+             "flips_pending": [name(c) for c in flips]}
+    ctl._first(event)
+    ctl._emit(event)
+    ctl._try_place(now)
 
 
 def _load(saves, layout):
