@@ -212,13 +212,17 @@ class App:
                 self.link.send_event({"event": "saved_game", "game": game_id})
             except (OSError, MemoryError) as exc:
                 self._flash_failed(now, "the finished game's record cannot be kept", exc)
-            if ctl.phase == OVER:
-                try:
-                    archive.score(ctl.view)     # the LEDs show it until the board is cleared
-                except MemoryError:
-                    pass                        # then they show the winner's disks alone
             forget("gameboard.archive")
             ctl.finished = None
+        elif ctl is self.game and ctl.phase == OVER and ctl.view.result is None:
+            # The score the LEDs show until the board is cleared, a step after the record's
+            # save: each takes tens of milliseconds on a Pico.
+            from gameboard import archive
+            try:
+                archive.score(ctl.view)
+            except MemoryError:
+                ctl.view.result = b""           # the winner's disks alone, then
+            forget("gameboard.archive")
         if not self.collected and (
                 elapsed(now, self.active_at) >= _IDLE_COLLECT_MS or
                 (self.changes >= _COLLECT_AFTER and
