@@ -327,22 +327,13 @@ class Controller:
 
     def change_settings(self, settings, now, event=None):
         """New settings; a change of rules needs an empty game, so it starts a new one.
-        `event`: the fields of the `settings` event besides the settings themselves."""
-        rules_change = (self.layout.rules_name is None and
-                        settings.rules_object() != self.game.rules)
-        if rules_change and self.game.ply():
-            raise ValueError("rules can change only before the first placement (start a new game)")
-        self.settings = settings
-        if rules_change:
-            self.game = self._new_board()
-            self._game_changed()
-        self.save_due = True
-        self.dirty = True
-        event = event or {}
-        event["event"] = "settings"
-        event["settings"] = settings.as_dict()
-        self._emit(event)
-        self._try_place(now)
+        `event`: the fields of the `settings` event besides the settings themselves. Its code
+        is start.py's (settings change now and then)."""
+        from gameboard import start
+        try:
+            start.change_settings(self, settings, now, event)
+        finally:
+            forget("gameboard.start")
 
     # --- state -------------------------------------------------------------------------
 

@@ -238,6 +238,25 @@ def new_game(ctl, now, why, settings):
     ctl._try_place(now)
 
 
+def change_settings(ctl, settings, now, event):
+    """Controller.change_settings's work."""
+    rules_change = (ctl.layout.rules_name is None and
+                    settings.rules_object() != ctl.game.rules)
+    if rules_change and ctl.game.ply():
+        raise ValueError("rules can change only before the first placement (start a new game)")
+    ctl.settings = settings
+    if rules_change:
+        ctl.game = ctl._new_board()
+        ctl._game_changed()
+    ctl.save_due = True
+    ctl.dirty = True
+    event = event or {}
+    event["event"] = "settings"
+    event["settings"] = settings.as_dict()
+    ctl._emit(event)
+    ctl._try_place(now)
+
+
 def startup(ctl, now):
     """The Controller `ctl` after the light check at power-on: play, or the end of a game
     finished before a power cut, and the `startup` event (what the switches show)."""
