@@ -185,7 +185,7 @@ def count_restart(saves):
 
 def score(view):
     """The finished game view.game's result as the LEDs show it until the board is cleared
-    (docs/board.md, "The score at the end"): view.winner, and view.result, as bytes:
+    (docs/board.md, "The score at the end"): view.result, as bytes:
         [0] k, the number of screens; [1] a cell that flashes on the first screen (the centre
         that broke a tie) or 255; [2] the screens' whole time in tenths of a second;
         [3:3 + k] each screen's time, bit 7 set for light's screens; then screens 1 to k-1,
@@ -196,7 +196,6 @@ def score(view):
     game = view.game
     layout = view.layout
     outcome = game.outcome()
-    view.winner = outcome.winner
     data = (bytearray(b"\x18"), bytearray())   # the screens' times (who won: 2.4 s), screens
     buf = fill(layout, 88)                  # every hex a digit may light
     for side in (1, 2):                     # dark, then light

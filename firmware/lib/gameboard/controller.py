@@ -223,8 +223,8 @@ class Controller:
             self.setting_done = True
             self._step_setting(self.setting_cell, now)
         if (not self.asking and self.phase == PLAY and
-                elapsed(now, self.active_at) >= _DEMO_HOLD_MS and self.game.ply() and
-                not any(self.present) and not self.game.is_game_over()):
+                elapsed(now, self.active_at) >= _DEMO_HOLD_MS and not any(self.present) and
+                self.game.ply() and not self.game.is_game_over()):
             self.asking = True
         if self.asking:
             # New game? The demo cell blinks green; held there 2 s, a disk turns it steady
