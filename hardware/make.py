@@ -25,13 +25,19 @@ import argparse
 import io
 import math
 import sys
+import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DEFAULT_OUT = HERE / "generated"
-DEFAULT_HEX_MM = 36.0        # across flats: room for a 30 mm disk with 3 mm all round
-DEFAULT_DISK_MM = 30.0
+with open(HERE / "design.toml", "rb") as _f:
+    DESIGN = tomllib.load(_f)     # the stack's parameters (hardware/stack/)
+DEFAULT_HEX_MM = float(DESIGN["board"]["pitch"])
+DEFAULT_DISK_MM = float(DESIGN["disk"]["diameter"])
+# The settings hexes on the empty board (docs/board.md, "Settings").
+SETTINGS = {"A1": "rules", "A2": "penalty", "A3": "hints", "A4": "brightness", "A5": "palette",
+            "B1": "computer's side", "B6": "computer's level"}
 MIN_HEX_MM = 20.0
 MAX_HEX_MM = 100.0
 MIN_CLEARANCE_MM = 2.0       # a disk must fit its hex with at least this much to spare
@@ -276,7 +282,8 @@ def diagram(bmap, source):
     top = 64.0
     names, count, cell_at, outline, size_of, bottom = _shape(bmap)
     bw, bh = size_of(flats)
-    legend_lines = 6
+    per_line = max(1, int(bw // 104))            # row-line keys on a legend line
+    legend_lines = 5 + -(-len(bmap.row_pins) // per_line)
     width = bw + 2 * margin
     height = top + bh + 16 + legend_lines * 22 + margin
     d = Drawing(width, height)
@@ -334,12 +341,13 @@ def diagram(bmap, source):
     d.text(margin, y, "Fill colour: the cell's matrix row line. In each cell: its name, its LED's "
            "position in the chain, its row line (R) and column line (C) with their GPIOs.", 12)
     y += 22
-    x = margin
     for row, pin in enumerate(bmap.row_pins):
+        if row and row % per_line == 0:
+            y += 22
+        x = margin + 104 * (row % per_line)
         d.polygon([(x, y - 12), (x + 18, y - 12), (x + 18, y + 4), (x, y + 4)], stroke="#333333",
                   fill=ROW_FILLS[row], width=1)
         d.text(x + 24, y, "R%d = GP%d" % (row, pin), 12)
-        x += 104
     y += 22
     first = names(bmap.cell_of_led[0])
     last = names(bmap.cell_of_led[count - 1])
@@ -485,8 +493,8 @@ def _headings(d, margin, flats, disk, k):
            "Print at 100 %% (actual size), then check the 100 mm bar." % (fmt(flats), fmt(disk)),
            4.2 * k, bold=True)
     d.text(margin, margin + 10.5, "Grey: the outer ring (rows A and I and the ends of every row). "
-           "Dark grey with a ring: the centre, E5. Cross: the reed switch; dashed circle: a disk.",
-           3.2 * k, fill="#333333")
+           "Dark grey with a ring: the centre, E5. Cross: the hex centre, where the LED goes; "
+           "dashed circle: a disk; small labels: the settings hexes.", 3.2 * k, fill="#333333")
 
 
 def _hexes(d, ox, oy, flats, disk, radius):
@@ -508,6 +516,9 @@ def _hexes(d, ox, oy, flats, disk, radius):
             d.circle(cx, cy, disk / 2.0 + (flats - disk) / 4.0, stroke="#000000", width=0.5)
         d.text(cx - flats / 2.0 + name_size * 0.45, cy - radius / 2.0 + name_size * 1.15,
                hexgrid.cell_name(cell), name_size, fill="#222222")
+        setting = SETTINGS.get(hexgrid.cell_name(cell))
+        if setting:
+            d.text(cx, cy + radius * 0.62, setting, name_size * 0.75, "middle", fill="#444444")
 
 
 def template_svg(flats, disk):

@@ -1,10 +1,39 @@
-"""python -m hardware.stack check | calibrate (run from the project's folder)."""
+"""python -m hardware.stack check | calibrate | write (run from the project's folder)."""
 
 import argparse
 import sys
+from pathlib import Path
 
-from . import light, sensing
-from .design import DESIGN, Design, DesignError
+from . import light, parts, plates, render, sensing
+from .design import DESIGN, ROOT, Design, DesignError
+
+GENERATED = ROOT / "hardware" / "generated"
+
+
+def outputs(design):
+    """{file name: bytes} of everything the stack puts under hardware/generated/."""
+    files = plates.outputs(design)
+    files.update(parts.outputs(design))
+    files.update(render.outputs(design))
+    return files
+
+
+def write(design, out, check=False):
+    files = outputs(design)
+    if check:
+        behind = [n for n in sorted(files)
+                  if not (out / n).is_file() or (out / n).read_bytes() != files[n]]
+        if behind:
+            print("not up to date in %s (run make hardware): %s" % (out.name, ", ".join(behind)),
+                  file=sys.stderr)
+            return 1
+        print("%d stack files up to date" % len(files))
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    for name in sorted(files):
+        (out / name).write_bytes(files[name])
+    print("wrote %d stack files to %s" % (len(files), out.name))
+    return 0
 
 
 def main(argv=None):
@@ -24,11 +53,21 @@ def main(argv=None):
                      help="height at which the switch closes")
     cal.add_argument("--opens-at", type=float, metavar="MM",
                      help="height at which it opens again (better than the datasheet's ratio)")
+    out = commands.add_parser("write", help="the cut files, printed parts and pictures")
+    out.add_argument("--out", default=str(GENERATED), metavar="DIR",
+                     help="where to write (default hardware/generated)")
+    out.add_argument("--check", action="store_true",
+                     help="write nothing; exit 1 if the files in --out are not up to date")
     args = parser.parse_args(argv)
     try:
         design = Design.load(args.design)
     except DesignError as exc:
         parser.error(str(exc))
+    if args.command == "write":
+        try:
+            return write(design, Path(args.out), args.check)
+        except ValueError as exc:
+            parser.error(str(exc))
     if args.command == "check":
         found = sensing.check(design)
         lit = light.check(design)
