@@ -96,10 +96,44 @@ def test_every_plate_has_the_mounting_holes(design):
             assert any(math.dist((x, y), (cx, cy)) < 0.01 for cx, cy, _ in circles), path.name
 
 
-def test_a_hole_in_a_window_is_refused(design):
-    bad = design.changed(pcb={"mounting_holes": [[0.0, 0.0]]})
+def test_a_hole_or_a_tall_part_in_a_window_is_refused(design):
+    bad = design.changed(pcb=dict(plates.PROVISIONAL_PCB, mounting_holes=[[0.0, 0.0]]))
     with pytest.raises(ValueError, match="mounting hole at \\(0, 0\\).*hex E5"):
         plates.plates(bad)
+    pico = dict(plates.PROVISIONAL_PCB["pico"], x=-100.0, y=-104.0)
+    with pytest.raises(ValueError, match="pico at \\(-100, -104\\)"):
+        plates.plates(design.changed(pcb=dict(plates.PROVISIONAL_PCB, pico=pico)))
+
+
+def test_the_pcb_section_is_used_once_it_holds_the_hexes(design):
+    layout, provisional = plates.pcb_layout(design.changed(pcb=dict(
+        plates.PROVISIONAL_PCB, width=400.0, mounting_holes=[[-193.0, 0.0]])))
+    assert not provisional and layout["mounting_holes"] == [[-193.0, 0.0]]
+    # An outline made for 36 mm hexes cannot hold them at 40 mm: the provisional one stands in.
+    layout, provisional = plates.pcb_layout(design.changed(pcb={
+        "width": 340.0, "height": 300.0, "mounting_holes": []}))
+    assert provisional and layout is plates.PROVISIONAL_PCB
+
+
+def test_the_plates_over_the_pcb_clear_its_tall_parts(design):
+    layout, _ = plates.pcb_layout(design)
+    for name in ("stack-pocket-plate", "stack-top-plate", "stack-light-box-grid"):
+        closed, _, _ = cut_shapes(GENERATED / (name + ".dxf"))
+        for key in ("pico", "select_button", "power_input", "bulk_capacitor"):
+            x, y = layout[key]["x"], layout[key]["y"]
+            inside = [p for p in closed if len(p) != 6 and _inside((x, y), p)]
+            # The part's centre lies in the outline's notch or in a hole: inside the outline
+            # polygon an even number of times (0 or 2).
+            assert len(inside) % 2 == 0, (name, key)
+
+
+def _inside(point, polygon):
+    x, y = point
+    hit = False
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            hit = not hit
+    return hit
 
 
 def test_the_disk_half_is_a_closed_solid_with_its_pocket(design):
@@ -118,3 +152,17 @@ def test_the_disk_half_is_a_closed_solid_with_its_pocket(design):
 def test_a_pocket_deeper_than_the_half_is_refused(design):
     with pytest.raises(ValueError, match="leaves no face"):
         parts.disk_half(design.changed(disk={"thickness": 2.1, "magnet_depth": 0.0}))
+
+
+def test_the_files_do_not_depend_on_pythons_string_hashing(tmp_path):
+    import os
+    import subprocess
+
+    runs = []
+    for seed in ("1", "2"):
+        out = tmp_path / seed
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run([sys.executable, "-m", "hardware.stack", "write", "--out", str(out)],
+                       cwd=ROOT, env=env, check=True, capture_output=True)
+        runs.append({p.name: p.read_bytes() for p in out.iterdir()})
+    assert runs[0] == runs[1]

@@ -14,7 +14,7 @@ room for the Pico's USB plug, the power input and the buttons:
 import io
 import math
 
-from .design import hex_centre, hex_corners
+from .design import field_extent, hex_centre, hex_corners
 
 CUT, ENGRAVE = "CUT", "ENGRAVE"
 CUT_COLOUR, ENGRAVE_COLOUR = "#ff0000", "#0000ff"
@@ -23,33 +23,57 @@ SPACER_OUTER = 8.0
 SPACER_MATERIAL = 3.0        # spacer rings are cut from 3 mm sheet and stacked
 WIRE_HOLE = 4.0              # the carrier's hole beside each LED, for its wires
 
-# Where the PCB's off-board connections sit until its generator puts them in design.toml's
-# [pcb] section (read from there as soon as they are): board coordinates, mm. Provisional:
-# the four empty corners of the board's rectangle hold them.
+# The PCB's outline, mounting holes and the parts standing taller than the plates over it, in
+# design.toml's [pcb] terms (board coordinates, mm). The plates read [pcb] once it holds the
+# hexes at the design's pitch; until then these provisional values, the PCB's own layout
+# moved out to a 40 mm pitch's board, stand in.
 PROVISIONAL_PCB = {
-    "outline": [[-188.0, -170.0], [188.0, -170.0], [188.0, 170.0], [-188.0, 170.0]],
-    "mounting_holes": [[-182.0, -164.0], [182.0, -164.0], [182.0, 164.0], [-182.0, 164.0],
-                       [-184.0, 0.0], [184.0, 0.0]],
+    "width": 380.0, "height": 340.0, "corner_radius": 3.0,
     "mounting_hole_diameter": 3.2,
-    # Edge cut-outs: [x, y] of the plug's centre on the outline, [width, depth] of the gap.
-    "usb": {"at": [150.0, -170.0], "size": [14.0, 12.0]},
-    "power": {"at": [-150.0, -170.0], "size": [14.0, 12.0]},
-    "buttons": [[-165.0, -138.0], [-145.0, -152.0]],
-    "button_hole_diameter": 8.0,
+    "mounting_holes": [[-183.0, -163.0], [183.0, -163.0], [-183.0, 163.0], [183.0, 163.0]],
+    "pico": {"x": -139.5, "y": -144.5, "rotation": 180.0, "size": [21.0, 51.0],
+             "height": 13.0},
+    "usb": {"x": -139.5, "y": -170.0},
+    "select_button": {"x": -159.0, "y": -90.0, "size": [6.0, 6.0], "height": 13.0},
+    "confirm_button": {"x": -159.0, "y": -76.0, "size": [6.0, 6.0], "height": 13.0},
+    "power_input": {"x": 150.0, "y": -170.0, "rotation": 0.0, "size": [9.0, 14.4],
+                    "height": 11.0},
+    "bulk_capacitor": {"x": 128.0, "y": -160.0, "size": [10.3, 10.3], "height": 10.5},
 }
+TALL_PARTS = ("pico", "select_button", "confirm_button", "power_input", "bulk_capacitor")
+PART_CLEARANCE = 1.0         # round a tall part's body, in the plates over the PCB
+USB_PLUG = (12.0, 8.0)       # the plug's overmould: the gap it needs at the board's edge
 
 
 def pcb_layout(design):
-    """The [pcb] facts the plates need: design.toml's where given, else the provisional ones;
-    and the list of the keys taken from PROVISIONAL_PCB."""
-    layout, provisional = {}, []
-    for key, value in PROVISIONAL_PCB.items():
-        if key in design.pcb:
-            layout[key] = design.pcb[key]
-        else:
-            layout[key] = value
-            provisional.append(key)
-    return layout, provisional
+    """(the [pcb] facts the plates use, whether they are provisional): design.toml's when its
+    outline holds the 61 hexes at the design's pitch, else PROVISIONAL_PCB."""
+    pcb = design.pcb
+    if all(key in pcb for key in ("width", "height", "mounting_holes")):
+        half_w, half_h = field_extent(design.board.pitch)
+        if pcb["width"] / 2 >= half_w and pcb["height"] / 2 >= half_h:
+            return pcb, False
+    return PROVISIONAL_PCB, True
+
+
+def _rectangle(x, y, size, rotation=0.0, grow=0.0):
+    w, h = size[0] + 2 * grow, size[1] + 2 * grow
+    if round(rotation) % 180 == 90:
+        w, h = h, w
+    return [(x - w / 2, y - h / 2), (x + w / 2, y - h / 2), (x + w / 2, y + h / 2),
+            (x - w / 2, y + h / 2)]
+
+
+def _rounded_rectangle(width, height, radius, segments=8):
+    points = []
+    for cx, cy, start in ((width / 2 - radius, -height / 2 + radius, -90),
+                          (width / 2 - radius, height / 2 - radius, 0),
+                          (-width / 2 + radius, height / 2 - radius, 90),
+                          (-width / 2 + radius, -height / 2 + radius, 180)):
+        for k in range(segments + 1):
+            a = math.radians(start + 90.0 * k / segments)
+            points.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
+    return points
 
 
 class Plate:
@@ -77,28 +101,45 @@ class Plate:
         return min(xs), min(ys), max(xs), max(ys)
 
 
-def _outline(layout):
-    """The PCB's outline with the plugs' edge cut-outs taken out (manifold3d's 2D booleans)."""
+def _cutouts(layout):
+    """The gaps the plates over the PCB leave: each tall part's body with some clearance, and
+    the USB plug's way in from the board's edge."""
+    gaps = []
+    for key in TALL_PARTS:
+        part = layout.get(key)
+        if part:
+            gaps.append((key, _rectangle(part["x"], part["y"], part["size"],
+                                         part.get("rotation", 0.0), PART_CLEARANCE)))
+    usb = layout.get("usb")
+    if usb:
+        gaps.append(("usb", _rectangle(usb["x"], usb["y"], USB_PLUG)))
+    return gaps
+
+
+def _outline(layout, cutouts):
+    """The PCB's outline, less the cut-outs that reach its edge (manifold3d's 2D booleans); and
+    the cut-outs that stay inside it, as holes."""
     from manifold3d import CrossSection
 
-    shape = CrossSection([[tuple(p) for p in layout["outline"]]])
-    for key in ("usb", "power"):
-        (x, y), (w, d) = layout[key]["at"], layout[key]["size"]
-        gap = CrossSection.square((w, 2 * d), center=True).translate((x, y))
-        shape = shape - gap
-    polygons = shape.to_polygons()
-    if len(polygons) != 1:
-        raise ValueError("the plugs' cut-outs split the plate's outline in %d pieces"
-                         % len(polygons))
-    return _tidy(polygons[0])
+    shape = CrossSection([_rounded_rectangle(layout["width"], layout["height"],
+                                             layout.get("corner_radius", 0.0) or 0.001)])
+    for _, gap in cutouts:
+        shape = shape - CrossSection([gap])
+    polygons = [_tidy(p) for p in shape.to_polygons()]
+    outer = max(polygons, key=lambda p: abs(_area(p)))
+    holes = [p for p in polygons if p is not outer]
+    return outer, holes
+
+
+def _area(points):
+    return sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]))
 
 
 def _tidy(points):
     """A polygon's points rounded to 1 um, counter-clockwise, starting at the lowest-left
     point: the same bytes from every run."""
     pts = [(round(float(x), 3) + 0.0, round(float(y), 3) + 0.0) for x, y in points]
-    area = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]))
-    if area < 0:
+    if _area(pts) < 0:
         pts.reverse()
     start = min(range(len(pts)), key=lambda i: (pts[i][1], pts[i][0]))
     return pts[start:] + pts[:start]
@@ -106,18 +147,19 @@ def _tidy(points):
 
 def _check_clear(design, layout):
     """Every hole and cut-out must stay clear of every hex's window."""
+    from iago import hexgrid
+
     apothem = design.window_across_flats() / 2.0
-    radius_hole = layout["mounting_hole_diameter"] / 2.0
-    items = [("mounting hole", p, radius_hole) for p in layout["mounting_holes"]]
-    items += [("button", p, layout["button_hole_diameter"] / 2.0) for p in layout["buttons"]]
-    for key in ("usb", "power"):
-        w, d = layout[key]["size"]
-        items.append((key, layout[key]["at"], math.hypot(w / 2, d)))
+    items = [("mounting hole", p, layout["mounting_hole_diameter"] / 2.0)
+             for p in layout["mounting_holes"]]
+    for what, gap in _cutouts(layout):
+        xs, ys = [x for x, _ in gap], [y for _, y in gap]
+        centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+        items.append((what.replace("_", " "), centre, math.dist(centre, gap[0])))
     for what, (x, y), radius in items:
         for cell in range(61):
             cx, cy = hex_centre(cell, design.board.pitch)
             if _hex_distance(x - cx, y - cy, apothem) < radius + CLEARANCE:
-                from iago import hexgrid
                 raise ValueError("the %s at (%g, %g) comes within %g mm of hex %s's light-box "
                                  "window" % (what, x, y, CLEARANCE, hexgrid.cell_name(cell)))
 
@@ -129,13 +171,13 @@ def _hex_distance(dx, dy, apothem):
                for a in (0, 60, 120)) - apothem
 
 
-def _frame(plate, design, layout, cutouts=True):
-    plate.polygon(_outline(layout) if cutouts else _tidy(layout["outline"]))
+def _frame(plate, layout, cutouts=True):
+    outer, holes = _outline(layout, _cutouts(layout) if cutouts else [])
+    plate.polygon(outer)
+    for hole in holes:
+        plate.polygon(hole)
     for x, y in layout["mounting_holes"]:
         plate.circle((x, y), layout["mounting_hole_diameter"] / 2.0)
-    if cutouts:
-        for x, y in layout["buttons"]:
-            plate.circle((x, y), layout["button_hole_diameter"] / 2.0)
 
 
 def plates(design):
@@ -147,20 +189,20 @@ def plates(design):
     led = design.led
 
     pocket = Plate("pocket-plate", "acrylic, opal or clear", stack.pocket_plate)
-    _frame(pocket, design, layout)
+    _frame(pocket, layout)
     for cx, cy in centres:
         pocket.circle((cx + led.x, cy + led.y), stack.pocket_diameter / 2.0)
 
     top = Plate("top-plate", "opal acrylic", stack.top_plate)
-    _frame(top, design, layout)
+    _frame(top, layout)
 
     grid = Plate("light-box-grid", "plywood, MDF or black acrylic", stack.light_box)
-    _frame(grid, design, layout)
+    _frame(grid, layout)
     for cx, cy in centres:
         grid.polygon(_tidy(hex_corners(cx + led.x, cy + led.y, design.window_across_flats())))
 
     carrier = Plate("carrier", "plywood (hand-wired route, in place of the PCB)", 3.0)
-    _frame(carrier, design, layout, cutouts=False)
+    _frame(carrier, layout, cutouts=False)
     reed = design.reed
     for cx, cy in centres:
         carrier.circle((cx + led.x - 6.0, cy + led.y - 6.0), WIRE_HOLE / 2.0)
@@ -174,7 +216,7 @@ def plates(design):
                         ENGRAVE)
 
     base = Plate("base", "plywood or MDF", stack.base)
-    _frame(base, design, layout, cutouts=False)
+    _frame(base, layout, cutouts=False)
 
     spacers = Plate("spacers", "3 mm plywood or acrylic, rings stacked", SPACER_MATERIAL)
     rings = len(layout["mounting_holes"]) * math.ceil(stack.under_pcb / SPACER_MATERIAL)
@@ -214,6 +256,10 @@ def _dxf(plate):
         space.add_lwpolyline(points, close=True, dxfattribs={"layer": layer})
     for layer, centre, radius in plate.circles:
         space.add_circle(centre, radius, dxfattribs={"layer": layer})
+    # ezdxf adds the required CLASS records from a set: sort them, or their order follows
+    # Python's string hashing, which changes from run to run.
+    doc.classes.add_required_classes(doc.dxfversion)
+    doc.classes.classes = dict(sorted(doc.classes.classes.items()))
     out = io.StringIO()
     doc.write(out, fmt="asc")
     return out.getvalue().replace("\r\n", "\n").encode()
