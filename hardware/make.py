@@ -12,10 +12,11 @@ its file's stem:
 - `<stem>-wiring.md`: the Pico's pins and what each does, which hexes every row and column line
   visits, the matrix and the chain order.
 And once, as it depends on the hex size only:
-- `template-<N>mm.svg` and `.pdf`: the board at 1:1 for hexes N mm across flats, the outer ring
-  and the centre marked, each hex's name small in a corner, the disk's footprint and the spot of
-  the reed switch. The PDF has the whole board on one page of its own size (for a print shop)
-  and then the same cut into A4 sheets.
+- `template-<N>mm.svg` and `.pdf`: the board at 1:1 for hexes N mm across flats (by default
+  design.toml's pitch), the outer ring and the centre marked, each hex's name small in a corner,
+  the disk's footprint, the hex centre where the LED goes, and the settings hexes' names. The
+  PDF has the whole board on one page of its own size (for a print shop) and then the same cut
+  into A4 sheets.
 
 The output is deterministic (no dates, fixed PDF metadata), so a test can compare it byte for
 byte with the committed files. The PDF is written with ReportLab (a dev dependency).
@@ -283,7 +284,7 @@ def diagram(bmap, source):
     names, count, cell_at, outline, size_of, bottom = _shape(bmap)
     bw, bh = size_of(flats)
     per_line = max(1, int(bw // 104))            # row-line keys on a legend line
-    legend_lines = 5 + -(-len(bmap.row_pins) // per_line)
+    legend_lines = 5 + math.ceil(len(bmap.row_pins) / per_line)
     width = bw + 2 * margin
     height = top + bh + 16 + legend_lines * 22 + margin
     d = Drawing(width, height)
