@@ -10,32 +10,26 @@ Chromium must be installed, as for tests/test_web_e2e.py.
 import pytest
 
 from test_web_api import fresh, play, ready, sim  # noqa: F401
-from test_web_e2e import TIMEOUT_MS, browser, expect_text, hexagon  # noqa: F401
+from test_web_e2e import browser, expect_text, hexagon, open_page  # noqa: F401
 from test_web_page_cues import in_process  # noqa: F401
 
 
 @pytest.fixture
 def opened(browser):  # noqa: F811
     """open(url) -> a desktop-sized page; the test fails if it threw or logged an error."""
-    contexts, pages = [], []
+    opened_, problems = [], []
 
     def open_(url):
-        context = browser.new_context(viewport={"width": 1360, "height": 900})
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.problems = []
-        page.on("pageerror", lambda exc: page.problems.append("threw: %s" % exc))
+        context, page, errors = open_page(browser, url, 1360, 900)
         page.on("console", lambda msg: msg.type == "error" and
-                page.problems.append("console error: %s" % msg.text))
-        page.goto(url)
-        contexts.append(context)
-        pages.append(page)
+                problems.append("console error: %s" % msg.text))
+        opened_.append((context, errors))
         return page
 
     yield open_
-    for context in contexts:
+    for context, errors in opened_:
         context.close()
-    problems = [p for page in pages for p in page.problems]
+        problems.extend("threw: %s" % e for e in errors)
     assert not problems, problems
 
 
