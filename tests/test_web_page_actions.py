@@ -7,6 +7,8 @@ settings hexes labelled and their steps said (docs/web.md).
 Chromium must be installed, as for tests/test_web_e2e.py.
 """
 
+import json
+
 import pytest
 
 from test_web_api import fresh, play, ready, sim  # noqa: F401
@@ -227,3 +229,13 @@ def test_the_settings_hexes_are_labelled_and_a_step_is_said(opened, fresh):  # n
     assert legend.is_hidden()
     assert not hexagon(page, "A3").locator(".setting-key").is_visible()
     assert "stepped before the first placement" in hexagon(page, "A3").get_attribute("aria-label")
+
+
+def test_a_board_that_names_the_setting_it_stepped_is_heard(opened, in_process):  # noqa: F811
+    """docs/board.md: a setting stepped on the board is reported as a `settings` event with
+    `name`, `value` and `cell`; the page says it from the event, whatever the state says."""
+    page = opened(in_process.url)
+    expect_text(page, "#turn", "Dark to move")
+    in_process.hub.log("in", json.dumps({"event": "settings", "name": "palette", "value": 1,
+                                         "cell": "A5", "settings": {}}))
+    expect_text(page, "#status", "Palette now colour-blind (A5). Dark to move")

@@ -393,19 +393,25 @@ let settingNews = null;            // a setting just changed: {text, until, move
 const SETTING_NEWS_MS = 8000;
 
 // A setting stepped on the board (or changed from a page) is said in the status line: which
-// setting, its value now and its hex. The board's `settings` event does not say which changed,
-// so the page compares the state's settings, old and new.
+// setting, its value now and its hex. A board that names the setting it stepped (a `settings`
+// event with `name`, `value` and `cell`, docs/board.md) is heard in followEvents; for any board
+// the page also compares the state's settings, old and new.
 function followSettings(before, now) {
   const old = before && before.state, state = now.state;
   if (!old || !state || !old.settings || !state.settings) return;
-  const changed = SETTING_KEYS.filter(([name]) => name in state.settings && old.settings[name] !== state.settings[name]);
-  if (!changed.length) return;
-  const cells = (now.layout && now.layout.settings) || {};
-  settingNews = {
-    text: capital(changed.map(([name, , what]) => `${what} now ${settingWords(name, state.settings)}` +
-                              (cells[name] ? ` (${cells[name]})` : "")).join("; ")) + ".",
-    until: performance.now() + SETTING_NEWS_MS, moves: (state.moves || []).length,
-  };
+  const changed = SETTING_KEYS.map(([name]) => name)
+    .filter((name) => name in state.settings && old.settings[name] !== state.settings[name]);
+  sayChanged(changed, state.settings, (now.layout && now.layout.settings) || {});
+}
+
+// The status line's news of settings `names` changed to `values`, on hexes `cells`.
+function sayChanged(names, values, cells) {
+  if (!names.length) return;
+  const what = Object.fromEntries(SETTING_KEYS.map(([name, , words]) => [name, words]));
+  const text = capital(names.map((name) => `${what[name] || name} now ${settingWords(name, values)}` +
+                                  (cells[name] ? ` (${cells[name]})` : "")).join("; ")) + ".";
+  const state = snap && snap.state;
+  settingNews = { text, until: performance.now() + SETTING_NEWS_MS, moves: state && state.moves ? state.moves.length : 0 };
   setTimeout(render, SETTING_NEWS_MS + 50);
 }
 
@@ -413,7 +419,8 @@ function followSettings(before, now) {
 function settingWords(name, settings) {
   const value = settings[name];
   if (typeof value === "boolean") return value ? "on" : "off";
-  const option = [...$("set-" + name).options].find((o) => o.value === String(value));
+  const control = $("set-" + name);
+  const option = control && [...control.options].find((o) => o.value === String(value));
   return option ? option.textContent : String(value);
 }
 
@@ -940,8 +947,13 @@ function followEvents(entries, news) {
     if (msg.event === "computer_move" || msg.event === "suggestion") {
       engineChoice = { event: msg.event, cell: msg.cell, side: msg.side };
       changed = true;
-    } else if (["tentative", "move", "withdrawn", "take_back", "new_game", "startup", "restored", "demo",
-                "settings"].includes(msg.event)) {
+    }
+    if (msg.event === "settings" && typeof msg.name === "string" && news) {
+      sayChanged([msg.name], { [msg.name]: msg.value }, typeof msg.cell === "string" ? { [msg.name]: msg.cell } : {});
+      changed = true;
+    }
+    if (["tentative", "move", "withdrawn", "take_back", "new_game", "startup", "restored", "demo",
+         "settings"].includes(msg.event)) {
       if (engineChoice) changed = true;
       engineChoice = null;
       if (msg.event === "demo" && !msg.running && msg.stopped_by && news) notice(`Demo stopped by the disk on ${msg.stopped_by}.`);
