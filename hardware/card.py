@@ -414,7 +414,9 @@ def main(argv=None):
         sys.stderr.write("%s is out of date: run `make hardware`\n" % out.name)
         return 1
     out.parent.mkdir(parents=True, exist_ok=True)
-    if not out.is_file() or out.read_bytes() != pdf:
+    if out.is_file() and out.read_bytes() == pdf:
+        print("%s is up to date" % out.name)
+    else:
         out.write_bytes(pdf)
         print("wrote %s" % out.name)
     return 0
