@@ -567,6 +567,8 @@ def test_a_record_replayed_to_its_end_is_not_kept_again(fresh):
     assert len(new) == 1
     game = record.parse((fresh.games_dir / new[0]).read_text())
     assert [iago.cell_name(c) for c in game.moves] == moves
+    fresh.post("clear")                          # the board cleared after a game: a new one
+    fresh.wait(lambda s: ready(s) and not s["state"]["moves"], what="the new game")
 
 
 def test_the_board_clock_keeps_to_real_time():
