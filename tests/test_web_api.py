@@ -690,3 +690,21 @@ def test_derived_leds_match_the_simulated_board():
             shown = board.circuit.led_colours()
             assert derived_leds(state, board.boardmap, board.app.last_frame) == \
                 [tuple(c) for c in shown]
+
+
+def test_a_real_board_in_its_self_test_is_shown_without_a_game():
+    """The self-test's state has no position: the host shows the switches closed as disks of
+    unknown face and no LED colours, where it once raised (and the serial driver's worker
+    thread, which publishes them, died)."""
+    from host_sim.simboard import SimBoard
+    from host_sim.web.ledview import derived_leds, inferred_disks, layout_of
+    with SimBoard() as board:
+        board.advance(1200)
+        board.app.start_selftest(board.clock.ms)
+        board.place("C3")
+        board.advance(50)
+        state = board.controller.state()
+        assert state["phase"] == "selftest" and "position" not in state
+        assert inferred_disks(state) == {"C3": "?"}
+        layout = layout_of({"position": "5/6/7/8/9/8/7/6/5 D", "rules": "standard"})
+        assert derived_leds(state, board.boardmap, 0, 0, layout) == [(0, 0, 0)] * 61
