@@ -861,7 +861,7 @@ function renderMoves(state) {
         span.classList.add("tentative");   // not a move until its disk rests
         span.title = "placed, not yet a move";
       }
-      if (replay) {
+      if (replay && state) {          // without power the board replays nothing
         span.tabIndex = 0;
         span.title = "replay to here";
         span.addEventListener("click", () => post("replay/step", { to: j + 1 }));
