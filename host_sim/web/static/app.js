@@ -1021,7 +1021,7 @@ function bindControls() {
   $("suggest").addEventListener("click", () => command("suggest"));
   $("demo").addEventListener("click", () => command("demo"));
   $("save").addEventListener("click", (e) => {
-    if (!snap || !snap.state || snap.state.phase === "demo") e.preventDefault();
+    if (!snap || !actionsNow(snap.state).record) e.preventDefault();
     else if (board.kind !== "server") { e.preventDefault(); saveRecord(); }
   });
   // The static site: the board simulated in the page, or a real one over Web Serial.
