@@ -239,3 +239,13 @@ def test_a_board_that_names_the_setting_it_stepped_is_heard(opened, in_process):
     in_process.hub.log("in", json.dumps({"event": "settings", "name": "palette", "value": 1,
                                          "cell": "A5", "settings": {}}))
     expect_text(page, "#status", "Palette now colour-blind (A5). Dark to move")
+
+
+def test_a_refused_step_of_the_penalty_option_says_why(opened, in_process):  # noqa: F811
+    """The board reports a step it refused with the value unchanged: under loose rules the
+    penalty option cannot be on."""
+    page = opened(in_process.url)
+    expect_text(page, "#turn", "Dark to move")
+    in_process.hub.log("in", json.dumps({"event": "settings", "name": "penalty", "value": False,
+                                         "cell": "A2", "settings": {"rules": "loose"}}))
+    expect_text(page, "#status", "The penalty option stays off (A2): not with loose rules.")

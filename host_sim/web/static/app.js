@@ -404,15 +404,29 @@ function followSettings(before, now) {
   sayChanged(changed, state.settings, (now.layout && now.layout.settings) || {});
 }
 
-// The status line's news of settings `names` changed to `values`, on hexes `cells`.
-function sayChanged(names, values, cells) {
-  if (!names.length) return;
+// The status line's news of settings `names` changed to `values`, on hexes `cells` (or `said`).
+function sayChanged(names, values, cells, said) {
+  if (!names.length && !said) return;
   const what = Object.fromEntries(SETTING_KEYS.map(([name, , words]) => [name, words]));
-  const text = capital(names.map((name) => `${what[name] || name} now ${settingWords(name, values)}` +
-                                  (cells[name] ? ` (${cells[name]})` : "")).join("; ")) + ".";
+  const text = said || capital(names.map((name) => `${what[name] || name} now ${settingWords(name, values)}` +
+                                         (cells[name] ? ` (${cells[name]})` : "")).join("; ")) + ".";
   const state = snap && snap.state;
   settingNews = { text, until: performance.now() + SETTING_NEWS_MS, moves: state && state.moves ? state.moves.length : 0 };
   setTimeout(render, SETTING_NEWS_MS + 50);
+}
+
+// A settings hex stepped, as the board reports it (its `settings` event's name, value and
+// cell). The board reports a step it refused too, with the value unchanged: the only one is
+// the penalty option under loose rules, which force no capture to miss.
+function sayStepped(msg) {
+  const cells = typeof msg.cell === "string" ? { [msg.name]: msg.cell } : {};
+  const rules = (msg.settings && msg.settings.rules) || "";
+  if (msg.name === "penalty" && msg.value === false && rules.startsWith("loose")) {
+    sayChanged([], {}, cells, `The penalty option stays off${msg.cell ? ` (${msg.cell})` : ""}: ` +
+               "not with loose rules.");
+  } else {
+    sayChanged([msg.name], { [msg.name]: msg.value }, cells);
+  }
 }
 
 // A setting's value in the words of the panel's control for it ("on", "full", "colour-blind").
@@ -949,7 +963,7 @@ function followEvents(entries, news) {
       changed = true;
     }
     if (msg.event === "settings" && typeof msg.name === "string" && news) {
-      sayChanged([msg.name], { [msg.name]: msg.value }, typeof msg.cell === "string" ? { [msg.name]: msg.cell } : {});
+      sayStepped(msg);
       changed = true;
     }
     if (["tentative", "move", "withdrawn", "take_back", "new_game", "startup", "restored", "demo",
