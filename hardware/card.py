@@ -186,12 +186,15 @@ class Sheet:
         x, y = self.pt(cx, cy)
         self.c.circle(x, y, r * PT_PER_MM, stroke=1, fill=0)
 
-    def rect(self, x, y, w, h, rgb, outline=None):
-        self.fill(rgb)
+    def rect(self, x, y, w, h, rgb=None, outline=None):
+        """A rectangle filled `rgb`, edged `outline` (either may be None)."""
+        if rgb:
+            self.fill(rgb)
         if outline:
             self.stroke(outline, 0.15)
         px, py = self.pt(x, y + h)
-        self.c.rect(px, py, w * PT_PER_MM, h * PT_PER_MM, stroke=1 if outline else 0, fill=1)
+        self.c.rect(px, py, w * PT_PER_MM, h * PT_PER_MM, stroke=1 if outline else 0,
+                    fill=1 if rgb else 0)
 
     def text(self, x, y, text, size, bold=False, rgb=INK, centre=False):
         self.fill(rgb)
@@ -228,9 +231,7 @@ def strip(sheet, x, y, w, h, steps, for_ms=None):
     if last < STRIP_MS:
         sheet.rect(x + w * last / STRIP_MS, y, w * (STRIP_MS - last) / STRIP_MS, h,
                    (222, 222, 222))
-    sheet.stroke(MUTED, 0.15)
-    px, py = sheet.pt(x, y + h)
-    sheet.c.rect(px, py, w * PT_PER_MM, h * PT_PER_MM, stroke=1, fill=0)
+    sheet.rect(x, y, w, h, outline=MUTED)
     if for_ms is not None:
         label = "%s s, once" % _seconds(for_ms)
     elif len(steps) == 1:
