@@ -99,6 +99,7 @@ soak: venv
 hardware: venv
 	$(BIN)/python hardware/make.py
 	$(BIN)/python -m hardware.stack write
+	$(BIN)/python hardware/card.py
 
 # The firmware on the simulated board, in a web page (docs/web.md). The web server listens on
 # 8000, or on the PORT given on the command line: make sim PORT=8080 (deploy's PORT is a device).
