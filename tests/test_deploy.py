@@ -53,6 +53,39 @@ def test_dry_run_prints_the_mpremote_commands_in_order():
     assert verbs.index(["fs", "rm"]) < verbs.index(["fs", "cp"])
 
 
+def test_dry_run_says_it_is_one_and_which_version_it_assumed_and_why():
+    proc = run("--dry-run", "--port", "/dev/ttyACM7")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("dry run: ") and "none is run" in lines[0]
+    assumed = [line for line in lines if "no board was asked its version" in line]
+    assert len(assumed) == 1 and "1.23 and newer, the default" in assumed[0]
+    assert "MICROPYTHON=1.22" in assumed[0]
+    assert any(line.startswith("staged ") and "(.mpy 6.3)" in line for line in lines)
+    assert lines[-1] == "dry run: nothing was copied and no board was reset"
+    assert "deployed" not in proc.stdout and "restarts" not in proc.stdout
+
+
+def test_dry_run_for_a_1_22_board_stages_its_mpy_version():
+    proc = run("--dry-run", "--micropython", "1.22")
+    assert proc.returncode == 0, proc.stderr
+    assert "staging for MicroPython 1.22 (MICROPYTHON=1.22)" in proc.stdout
+    assert "(.mpy 6.2) for MicroPython 1.22 in build/deploy" in proc.stdout
+    flags = (ROOT / "build" / "deploy" / "lib" / "iago" / "_kernel.mpy").read_bytes()[2]
+    assert flags & 3 == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--dry-run", "--micropython", "1.2x"), "'1.2x' is not a MicroPython version"),
+    (("--dry-run", "--micropython", "1.21"), "the firmware needs 1.22 or newer"),
+    (("--micropython", "1.22", "--port", "/dev/null"), "--micropython is for a dry run"),
+])
+def test_a_version_that_cannot_be_staged_is_refused(args, message):
+    proc = run(*args)
+    assert proc.returncode == 2 and message in proc.stderr
+    assert "staged" not in proc.stdout and "fs cp" not in proc.stdout
+
+
 def test_a_broken_board_map_is_refused_before_touching_the_board(tmp_path):
     bad = json.loads((ROOT / "hardware" / "board.json").read_text())
     del bad["cells"]["E5"]
