@@ -18,6 +18,7 @@ import json
 import os
 import select
 import subprocess
+import sys
 import threading
 import time
 import tty
@@ -25,6 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SCRIPT = HERE / "usb_pico.mjs"
+ECHO = bool(os.environ.get("USB_PICO_ECHO"))     # every event on stderr as it comes
 
 
 class UsbPico:
@@ -102,6 +104,8 @@ class UsbPico:
             for line in events:
                 event = json.loads(line)
                 event["wall"] = time.monotonic()
+                if ECHO:
+                    sys.stderr.write("[usb-pico] %s\n" % line.strip())
                 with self._lock:
                     self.events.append(event)
                     self._lock.notify_all()

@@ -66,6 +66,7 @@ let resetReason = 0, connected = false, off = false;
 const closed = new Set();
 const pins = new Map();   // buttons held or released by the host program
 const wall0 = performance.now();
+let lastStatus = 0;
 const now = () => base + (emu ? emu.nanos : 0);
 
 function powerOn(flash, reason) {
@@ -76,7 +77,13 @@ function powerOn(flash, reason) {
   if (!flash && opt.uf2) applyUf2(board.mcu.flash, opt.uf2);
   const watchdog = board.mcu.peripherals[WATCHDOG];
   watchdog.reason = reason;
-  watchdog.onWatchdogTrigger = () => { resetReason = watchdog.reason || 2; };
+  watchdog.onWatchdogTrigger = () => {
+    resetReason = watchdog.reason || 2;
+    // The chip resets here. (rp2040js would fire the expired alarm again at the same instant,
+    // for ever: its periodic alarm counting down to 0 is rescheduled 0 ns ahead.)
+    watchdog.alarm.enable = false;
+  };
+  capAlarms(emu.sim.clock);
   board.capturing = true;
   lines = 0; lastFrame = 0; connected = false;
   const tap = emu.cdc.onSerialData;
@@ -104,19 +111,23 @@ function report() {
   }
 }
 
-// Run the chip until its clock reaches `limit` (ns since this power-on) or it resets.
+// Run the chip until its clock reaches `limit` (ns since this power-on) or it resets. Asleep,
+// the runner skips to the next timer alarm: never past `limit` (an alarm can lie minutes
+// ahead), so the host's bytes and the wall clock keep up with it.
+let cap = Infinity;
+function capAlarms(clock) {
+  const next = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(clock), 'nanosToNextAlarm').get;
+  Object.defineProperty(clock, 'nanosToNextAlarm', {
+    get() {
+      const due = next.call(clock), room = cap - clock.nanos;
+      return room <= 0 ? 0 : due > 0 ? Math.min(due, room) : room;
+    },
+  });
+}
 function advance(limit) {
-  const core = board.mcu.core, clock = emu.sim.clock;
+  cap = limit;
   while (emu.nanos < limit && !resetReason) {
     emu.feed();
-    if (core.waiting) {
-      const next = clock.nanosToNextAlarm, gap = limit - emu.nanos;
-      if (next <= 0 || next > gap) {     // asleep until after the limit: wait in real time
-        clock.tick(gap);
-        if (!board.mcu.pio[0].stopped || !board.mcu.pio[1].stopped) emu.stepPIO(gap / 8);
-        break;
-      }
-    }
     emu.step(2000);
     board.pollLeds();
   }
@@ -157,6 +168,13 @@ while (!off) {
     const reason = resetReason;
     resetReason = 0;
     powerOn(flash, reason);
+  }
+  if (process.env.USB_PICO_ECHO && performance.now() - lastStatus > 5000) {
+    lastStatus = performance.now();
+    const core = board.mcu.core;
+    console.error(JSON.stringify({ emu_ms: now() / 1e6, wall_ms: performance.now() - wall0,
+      waiting: core.waiting, pc: core.PC.toString(16), next_alarm_ms: emu.sim.clock.nextAlarm ? (emu.sim.clock.nextAlarm.nanos - emu.nanos) / 1e6 : null,
+      queued: emu.hostQueue.length, pending_read: !!emu.pendingRead }));
   }
   if (now() >= (performance.now() - wall0) * 1e6) await sleep(1); else await yieldNow();
 }
