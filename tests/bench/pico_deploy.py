@@ -100,9 +100,10 @@ def place(pico, cell, timeout=120):
     return pico.line(lambda m: m.get("event") == "move", timeout, mark)
 
 
-def report(name, seconds, files, size, link):
-    print("pico-deploy: %-44s %6.1f s wall, %d files / %d bytes copied, %d bytes to the "
-          "board over USB" % (name, seconds, files, size, link), flush=True)
+def report(name, seconds, files, size, link=None):
+    print("pico-deploy: %-50s %5.1f s wall, %d files / %d bytes copied%s" % (
+        name, seconds, files, size, "" if link is None else
+        ", %d bytes to the board over USB" % link), flush=True)
 
 
 def deploy_micropython(emu_dir, work):
@@ -226,6 +227,82 @@ def write_drive(flash_path, folder):
     Path(flash_path).write_bytes(flash)
 
 
+def checked_copy(files):
+    return [name for name in files if name.startswith("board-checked")]
+
+
+def deploy_circuitpython(emu_dir, work):
+    work = Path(work)
+    config = board_config(work)
+    select = json.loads(pico_board.BOARD_MAP.read_text())["buttons"]["select"]
+
+    def power_on(name, flash=None, hold=None, disks=()):
+        return UsbPico("circuitpython", emu_dir, config, work / name, flash_in=flash,
+                       hold=hold, disks=disks)
+
+    def deploy(project, flash, name):
+        """Mount the drive, run make deploy onto it, unmount; the figures printed."""
+        drive = work / ("drive-" + name.split(",")[0].replace(" ", "-"))
+        before = read_drive(flash, drive)
+        seconds, output = make_deploy(project, "RUNTIME=circuitpython", "DRIVE=%s" % drive)
+        write_drive(flash, drive)
+        report(name, seconds, *staged_bytes(project / "build" / "deploy-circuitpython"))
+        return before, output
+
+    # A Pico with stock CircuitPython 9.2.9, powered once: its drive holds boot_out.txt.
+    with power_on("stock") as pico:
+        pico.wait(lambda e: "usb" in e)
+        pico.wait(lambda e: "REPL" in e.get("line", ""), 120)
+        flash = work / "flash.bin"
+        shutil.copy(pico.off(), flash)
+
+    # 1. The first deploy; the board plays.
+    deploy(ROOT, flash, "CircuitPython 9.2.9, first deploy")
+    with power_on("first", flash) as pico:
+        startup = pico.line(lambda m: m.get("event") == "startup", 300)
+        moves = [place(pico, cell)["cell"] for cell in FIRST_MOVES]
+        time.sleep(3)        # the game is saved (in nvm) once the placements have settled
+        shutil.copy(pico.off(), flash)
+    on_drive = read_drive(flash, work / "after-first")
+    print("pico-deploy:   the board started (%s) and played %s; it wrote %s on its drive" % (
+        json.dumps(startup), " ".join(moves), ", ".join(checked_copy(on_drive)) or "nothing"),
+        flush=True)
+    if not checked_copy(on_drive):
+        raise RuntimeError("the firmware could not write its drive: %s" % sorted(on_drive))
+
+    # 2. Plugged in with `select` held: the drive is the computer's; a changed firmware goes
+    #    onto it over the game in progress.
+    with power_on("select", flash, hold=select, disks=FIRST_MOVES) as pico:
+        pico.wait(lambda e: "usb" in e)
+        # select held at power-on also starts the self-test (docs/board.md)
+        pico.line(lambda m: m.get("event") == "selftest_start", 300)
+        time.sleep(2)
+        shutil.copy(pico.off(), flash)
+    after = read_drive(flash, work / "after-select")
+    if after != on_drive:
+        raise RuntimeError("with select held the firmware changed its drive: %s" % sorted(
+            name for name in set(after) | set(on_drive) if after.get(name) != on_drive.get(name)))
+    with tempfile.TemporaryDirectory() as copy:
+        project = changed_project(Path(copy))
+        deploy(project, flash, "CircuitPython 9.2.9, changed firmware over a game")
+
+    # 3. Plugged in without select: the new firmware resumes the game from nvm.
+    with power_on("second", flash, disks=FIRST_MOVES) as pico:
+        startup = pico.line(lambda m: m.get("event") == "startup", 300)
+        mark = pico.mark()
+        with open(pico.port, "wb", buffering=0) as port:
+            port.write(b'{"cmd": "version"}\n')
+        version = pico.line(lambda m: m.get("reply") == "version", 120, mark)
+        if version.get("firmware") != CHANGED_VERSION:
+            raise RuntimeError("the board runs firmware %r, not the changed one" % version)
+        if startup["moves"] != len(FIRST_MOVES) or startup["missing"] or startup["unexpected"]:
+            raise RuntimeError("the game was not resumed: %s" % json.dumps(startup))
+        move = place(pico, NEXT_MOVE)
+    print("pico-deploy:   with select held at power-on the drive stayed the computer's (the "
+          "firmware wrote nothing); firmware %s resumed the game (%s) and played %s" % (
+              version["firmware"], json.dumps(startup), move["cell"]), flush=True)
+
+
 def main(argv):
     failed = False
     emu_dir = os.environ.get("RP2EMU")
@@ -238,6 +315,16 @@ def main(argv):
                 failed = True
     elif not emu_dir:
         print("pico-deploy: MicroPython skipped: set RP2EMU (../shared/tools/rp2emu/README.md)")
+    cp_dir = os.environ.get("CPEMU")
+    if cp_dir and "--micropython-only" not in argv:
+        with tempfile.TemporaryDirectory() as work:
+            try:
+                deploy_circuitpython(cp_dir, work)
+            except RuntimeError as exc:
+                print("pico-deploy: CircuitPython: FAILED: %s" % exc, flush=True)
+                failed = True
+    elif not cp_dir:
+        print("pico-deploy: CircuitPython skipped: set CPEMU (../shared/tools/cpemu/README.md)")
     return 1 if failed else 0
 
 

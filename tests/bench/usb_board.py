@@ -31,11 +31,12 @@ ECHO = bool(os.environ.get("USB_PICO_ECHO"))     # every event on stderr as it c
 
 class UsbPico:
     def __init__(self, runtime, emu_dir, config, work, fw=None, flash_in=None, uf2=None,
-                 hold=None):
+                 hold=None, disks=()):
         """Power on an emulated Pico. config: the emulator's board config (dict); work: a
         folder for its files (the flash is saved there as flash.bin when it is unplugged);
         flash_in: a flash image to start from (else `fw` alone, with `uf2` over it);
-        hold: a GPIO held low at power-on (a button), until pin(gpio, 1)."""
+        hold: a GPIO held low at power-on (a button), until pin(gpio, 1); disks: the cells
+        with a disk on them at power-on."""
         work = Path(work)
         work.mkdir(parents=True, exist_ok=True)
         (work / "board.json").write_text(json.dumps(config))
@@ -48,6 +49,8 @@ class UsbPico:
                 argv += ["--" + name, str(Path(value).resolve())]
         if hold is not None:
             argv += ["--hold", str(hold)]
+        if disks:
+            argv += ["--disks", ",".join(disks)]
         self.flash_out = work / "flash.bin"
         argv += ["--flash-out", str(self.flash_out)]
         cmd_r, self._cmd_w = os.pipe()
@@ -176,6 +179,8 @@ class UsbPico:
         if self.proc.poll() is None:
             self._command(cmd="off")
             self.wait(lambda e: "off" in e, 120)
+            os.close(self._cmd_w)   # the emulator's read of its commands ends: it can exit
+            self._cmd_w = -1
             self.proc.wait(60)
         return self.flash_out
 

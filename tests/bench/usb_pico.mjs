@@ -22,7 +22,7 @@
 //
 // Usage: node usb_pico.mjs --runtime micropython|circuitpython --config BOARD.json
 //        --commands FD --events FD [--fw F.uf2] [--flash-in FLASH] [--uf2 EXTRA.uf2]
-//        [--flash-out FLASH] [--hold GPIO]
+//        [--flash-out FLASH] [--hold GPIO] [--disks E4,E6 (on their hexes at power-on)]
 // BOARD.json: the emulator's board config (tests/bench/pico_board.py's emulator_config).
 import fs from 'fs';
 import path from 'path';
@@ -154,6 +154,7 @@ process.stdin.on('end', () => {});
 readline.createInterface({ input: fs.createReadStream(null, { fd: Number(opt.commands) }) }).on('line', command);
 
 if (opt.hold) pins.set(Number(opt.hold), 0);
+for (const cell of (opt.disks || '').split(',').filter(Boolean)) closed.add(cell);
 powerOn(null, 0);
 const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
