@@ -93,6 +93,19 @@ def mpremote(port, *args):
     return proc.stdout
 
 
+def check_resumed(pico, startup):
+    """The changed firmware runs (its `version` reply) and resumed the game (`startup`)."""
+    mark = pico.mark()
+    with open(pico.port, "wb", buffering=0) as port:
+        port.write(b'{"cmd": "version"}\n')
+    version = pico.line(lambda m: m.get("reply") == "version", 120, mark)
+    if version.get("firmware") != CHANGED_VERSION:
+        raise RuntimeError("the board runs firmware %r, not the changed one" % version)
+    if startup["moves"] != len(FIRST_MOVES) or startup["missing"] or startup["unexpected"]:
+        raise RuntimeError("the game was not resumed: %s" % json.dumps(startup))
+    return version
+
+
 def place(pico, cell, timeout=120):
     """Put a disk on `cell`; the `move` event the board sends for it."""
     mark = pico.mark()
@@ -140,14 +153,7 @@ def deploy_micropython(emu_dir, work):
                    *staged_bytes(project / "build" / "deploy"), pico.to_board - sent)
         pico.wait(lambda e: "reset" in e, 60, mark)
         startup = pico.line(lambda m: m.get("event") == "startup", 300, mark)
-        mark = pico.mark()
-        with open(pico.port, "wb", buffering=0) as port:
-            port.write(b'{"cmd": "version"}\n')
-        version = pico.line(lambda m: m.get("reply") == "version", 120, mark)
-        if version.get("firmware") != CHANGED_VERSION:
-            raise RuntimeError("the board runs firmware %r, not the changed one" % version)
-        if startup["moves"] != len(FIRST_MOVES) or startup["missing"] or startup["unexpected"]:
-            raise RuntimeError("the game was not resumed: %s" % json.dumps(startup))
+        version = check_resumed(pico, startup)
         move = place(pico, NEXT_MOVE)
         print("pico-deploy:   firmware %s resumed the game (%s) and played %s" % (
             version["firmware"], json.dumps(startup), move["cell"]), flush=True)
@@ -289,14 +295,7 @@ def deploy_circuitpython(emu_dir, work):
     # 3. Plugged in without select: the new firmware resumes the game from nvm.
     with power_on("second", flash, disks=FIRST_MOVES) as pico:
         startup = pico.line(lambda m: m.get("event") == "startup", 300)
-        mark = pico.mark()
-        with open(pico.port, "wb", buffering=0) as port:
-            port.write(b'{"cmd": "version"}\n')
-        version = pico.line(lambda m: m.get("reply") == "version", 120, mark)
-        if version.get("firmware") != CHANGED_VERSION:
-            raise RuntimeError("the board runs firmware %r, not the changed one" % version)
-        if startup["moves"] != len(FIRST_MOVES) or startup["missing"] or startup["unexpected"]:
-            raise RuntimeError("the game was not resumed: %s" % json.dumps(startup))
+        version = check_resumed(pico, startup)
         move = place(pico, NEXT_MOVE)
     print("pico-deploy:   with select held at power-on the drive stayed the computer's (the "
           "firmware wrote nothing); firmware %s resumed the game (%s) and played %s" % (
@@ -305,26 +304,20 @@ def deploy_circuitpython(emu_dir, work):
 
 def main(argv):
     failed = False
-    emu_dir = os.environ.get("RP2EMU")
-    if emu_dir and "--circuitpython-only" not in argv:
-        with tempfile.TemporaryDirectory() as work:
-            try:
-                deploy_micropython(emu_dir, work)
-            except RuntimeError as exc:
-                print("pico-deploy: MicroPython: FAILED: %s" % exc, flush=True)
-                failed = True
-    elif not emu_dir:
-        print("pico-deploy: MicroPython skipped: set RP2EMU (../shared/tools/rp2emu/README.md)")
-    cp_dir = os.environ.get("CPEMU")
-    if cp_dir and "--micropython-only" not in argv:
-        with tempfile.TemporaryDirectory() as work:
-            try:
-                deploy_circuitpython(cp_dir, work)
-            except RuntimeError as exc:
-                print("pico-deploy: CircuitPython: FAILED: %s" % exc, flush=True)
-                failed = True
-    elif not cp_dir:
-        print("pico-deploy: CircuitPython skipped: set CPEMU (../shared/tools/cpemu/README.md)")
+    for name, variable, run, only in (
+            ("MicroPython", "RP2EMU", deploy_micropython, "--circuitpython-only"),
+            ("CircuitPython", "CPEMU", deploy_circuitpython, "--micropython-only")):
+        emu_dir = os.environ.get(variable)
+        if not emu_dir:
+            print("pico-deploy: %s skipped: set %s (../shared/tools/%s/README.md)" % (
+                name, variable, variable.lower()))
+        elif only not in argv:
+            with tempfile.TemporaryDirectory() as work:
+                try:
+                    run(emu_dir, work)
+                except RuntimeError as exc:
+                    print("pico-deploy: %s: FAILED: %s" % (name, exc), flush=True)
+                    failed = True
     return 1 if failed else 0
 
 
