@@ -96,7 +96,7 @@ test: system-test venv node_modules typecheck cplib
 
 # The emulated Picos' benches run when RP2EMU / CPEMU name them (docs/benchmarks.md): the
 # UF2 booted, and the real `make deploy` onto each runtime over a game in progress.
-bench: venv
+bench: system-test venv
 	$(BIN)/python tests/bench/run.py
 	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_torn_saves.py; fi
 	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_uf2.py; fi
