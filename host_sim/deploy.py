@@ -8,10 +8,12 @@ MicroPython:
 2. Compile every module under firmware/lib with mpy-cross for the RP2040 (armv6m, so the
    viper kernels become machine code) into build/deploy/, beside main.py and the board map;
    each keeps its path on the board ("/lib/iago/rules.mpy") as its name in tracebacks.
-3. Remove the old lib/iago and lib/gameboard from the board (a stale .py would be imported
-   instead of the new .mpy), copy build/deploy/ over, and reset the board.
+3. In one more mpremote session: remove the old lib/iago and lib/gameboard from the board (a
+   stale .py would be imported instead of the new .mpy), copy build/deploy/ over, and reset
+   the board.
 
-Saved games (game.json, games/) and error.log on the board are left alone.
+The game in progress (game.sav), the finished games (games/) and error.log on the board are
+left alone.
 """
 
 import argparse
@@ -44,6 +46,25 @@ PYSTACK = ("CIRCUITPY_PYSTACK_SIZE", 4096)
 # (at "line 1"); the simulator runs the same files from source, lines and all. (The
 # compiler for MicroPython 1.22 lacks the option: there the lines stay.)
 MPY_CROSS_OPTIONS = ("-X", "no-source-lines")
+
+
+# Run on the board (mpremote exec): the old packages removed whole, in one round trip; a
+# stale .py left there would be imported instead of the new .mpy.
+REMOVE_PACKAGES = """import os
+def rm(path):
+    try:
+        kind = os.stat(path)[0]
+    except OSError:
+        return
+    if kind & 0x4000:
+        for name in os.listdir(path):
+            rm(path + "/" + name)
+        os.rmdir(path)
+    else:
+        os.remove(path)
+for path in %r:
+    rm(path)
+"""
 
 
 class DeployError(Exception):
@@ -85,6 +106,11 @@ def check_map(board_map):
         raise DeployError("board map %s: %s" % (board_map, exc))
 
 
+def shown(arg):
+    """An mpremote argument as a command line shows it: quoted if it has spaces, on one line."""
+    return repr(arg) if " " in arg or "\n" in arg else arg
+
+
 class Board:
     """mpremote against one serial port ('auto': the first board found)."""
 
@@ -95,7 +121,7 @@ class Board:
 
     def run(self, *args, check=True):
         argv = [self.mpremote, "connect", self.port] + list(args)
-        print("$ " + " ".join(argv[1:]), flush=True)
+        print("$ " + " ".join(shown(a) for a in argv[1:]), flush=True)
         if self.dry_run:
             return ""
         proc = subprocess.run(argv, capture_output=True, text=True)
@@ -154,12 +180,13 @@ def deploy(port, board_map, dry_run=False, assume=None):
     print("staged %d files (.mpy %s) for MicroPython %d.%d%s in %s" % (
         len(files), mpy, version[0], version[1],
         " and newer" if dry_run and not assume else "", out.relative_to(ROOT)))
-    for package in PACKAGES:
-        board.run("fs", "rm", "-r", ":lib/" + package, check=False)
-    board.run("fs", "cp", "-r", str(out / "lib"), ":")
-    board.run("fs", "cp", str(out / "main.py"), ":main.py")
-    board.run("fs", "cp", str(out / "board.json"), ":board.json")
-    board.run("reset")
+    # One mpremote session: each one more costs a connection and a soft reset of the board,
+    # and `fs rm -r` asks the board about each file in turn (and fails where there is none).
+    board.run("exec", REMOVE_PACKAGES % (tuple("lib/" + p for p in PACKAGES),),
+              "+", "fs", "cp", "-r", str(out / "lib"), ":",
+              "+", "fs", "cp", str(out / "main.py"), ":main.py",
+              "+", "fs", "cp", str(out / "board.json"), ":board.json",
+              "+", "reset")
     if dry_run:
         print("dry run: nothing was copied and no board was reset")
     else:
