@@ -69,15 +69,29 @@ def changed_project(dest):
 
 
 def make_deploy(project, *args):
-    """Run `make deploy ARGS` in `project`; (seconds, output). RuntimeError if it fails."""
+    """Run `make deploy ARGS` in `project`; (seconds, output, when each of its steps began: a
+    list of (seconds after the start, its first words)). RuntimeError if it fails."""
     start = time.monotonic()
-    proc = subprocess.run(["make", "--no-print-directory", "deploy"] + list(args), cwd=project,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.Popen(["make", "--no-print-directory", "deploy"] + list(args),
+                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    lines, steps = [], []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith(("$ ", "staged", "deployed")):
+            steps.append((time.monotonic() - start, " ".join(line.split()[:4])))
+    proc.wait(600)
     seconds = time.monotonic() - start
+    output = "".join(lines)
     if proc.returncode != 0:
         raise RuntimeError("make deploy %s failed after %.1f s:\n%s" % (
-            " ".join(args), seconds, (proc.stdout + proc.stderr)[-3000:]))
-    return seconds, proc.stdout
+            " ".join(args), seconds, output[-3000:]))
+    return seconds, output, steps
+
+
+def print_steps(steps):
+    print("pico-deploy:   its steps began at " + "; ".join(
+        "%.1f s %s" % (at, what[:40]) for at, what in steps), flush=True)
 
 
 def staged_bytes(folder):
@@ -131,10 +145,11 @@ def deploy_micropython(emu_dir, work):
 
         # 1. The first deploy, onto the board with the old module.
         mark, sent = pico.mark(), pico.to_board
-        seconds, output = make_deploy(ROOT, "PORT=" + pico.port)
+        seconds, output, steps = make_deploy(ROOT, "PORT=" + pico.port)
         report("MicroPython 1.24.1, first deploy", seconds, *staged_bytes(ROOT / "build" /
                                                                           "deploy"),
                pico.to_board - sent)
+        print_steps(steps)
         if "for MicroPython 1.24" not in output:
             raise RuntimeError("deploy did not ask the board its version:\n" + output)
         pico.wait(lambda e: "reset" in e, 60, mark)
@@ -148,9 +163,10 @@ def deploy_micropython(emu_dir, work):
         with tempfile.TemporaryDirectory() as copy:
             project = changed_project(Path(copy))
             mark, sent = pico.mark(), pico.to_board
-            seconds, output = make_deploy(project, "PORT=" + pico.port)
+            seconds, output, steps = make_deploy(project, "PORT=" + pico.port)
             report("MicroPython 1.24.1, changed firmware over a game", seconds,
                    *staged_bytes(project / "build" / "deploy"), pico.to_board - sent)
+            print_steps(steps)
         pico.wait(lambda e: "reset" in e, 60, mark)
         startup = pico.line(lambda m: m.get("event") == "startup", 300, mark)
         version = check_resumed(pico, startup)
@@ -250,7 +266,7 @@ def deploy_circuitpython(emu_dir, work):
         """Mount the drive, run make deploy onto it, unmount; the figures printed."""
         drive = work / ("drive-" + name.split(",")[0].replace(" ", "-"))
         before = read_drive(flash, drive)
-        seconds, output = make_deploy(project, "RUNTIME=circuitpython", "DRIVE=%s" % drive)
+        seconds, output, _ = make_deploy(project, "RUNTIME=circuitpython", "DRIVE=%s" % drive)
         write_drive(flash, drive)
         report(name, seconds, *staged_bytes(project / "build" / "deploy-circuitpython"))
         return before, output
