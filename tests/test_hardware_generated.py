@@ -38,8 +38,9 @@ def regenerated(tmp_path_factory):
 
 def test_the_committed_outputs_match_the_maps(regenerated):
     fresh = sorted(p.name for p in regenerated.iterdir())
-    assert fresh == ["board-diagram.svg", "board-wiring.md", "serpentine-diagram.svg",
-                     "serpentine-wiring.md", "square7-diagram.svg", "square7-wiring.md",
+    assert fresh == ["board-diagram.svg", "board-wiring.md", "rev1-diagram.svg", "rev1-wiring.md",
+                     "serpentine-diagram.svg", "serpentine-wiring.md", "square7-diagram.svg",
+                     "square7-wiring.md",
                      "square8-diagram.svg", "square8-wiring.md", "square9-diagram.svg",
                      "square9-wiring.md", "template-36mm.pdf", "template-36mm.svg"]
     behind = [name for name in fresh if not (GENERATED / name).is_file() or
@@ -113,13 +114,15 @@ def test_the_wiring_tables_list_every_pin_line_and_hex():
     text = (GENERATED / "board-wiring.md").read_text()
     assert "| 29 | GP22 | LED data (WS2812B, GRB) |" in text
     assert "| 26 | GP20 | button `select` |" in text
-    assert "| R7 | GP9 (12) | I5 (C0), I6 (C1), I7 (C2), I8 (C3), I9 (C4) |" in text
-    assert "| C0 | GP10 (14) | A1 (R0), B4 (R1), C6 (R2), D7 (R3), E7 (R4), F7 (R5), G8 (R6), " \
-           "I5 (R7) |" in text
+    assert "| R8 | GP16 (21) | I9 (C0), I8 (C1), I7 (C2), I6 (C3), I5 (C4) |" in text
+    assert "| R6 | GP14 (19) | G9 (C0), G8 (C1), G7 (C2), G6 (C3), G5 (C4), G4 (C5), G3 (C6), " \
+           "E1 (C7) |" in text
+    assert "| C0 | GP0 (1) | A5 (R0), B6 (R1), C7 (R2), D8 (R3), E9 (R4), F9 (R5), G9 (R6), " \
+           "H9 (R7), I9 (R8) |" in text
     matrix = [line.split("|")[2:-1] for line in text.splitlines() if line.startswith("| **R")]
-    assert len(matrix) == 8 and all(len(cols) == 8 for cols in matrix)
+    assert len(matrix) == 9 and all(len(cols) == 8 for cols in matrix)
     found = [c.strip() for cols in matrix for c in cols]
-    assert sorted(c for c in found if c != "-") == sorted(NAMES) and found.count("-") == 3
+    assert sorted(c for c in found if c != "-") == sorted(NAMES) and found.count("-") == 11
     chain = text.split("## The LED chain")[1].split("##")[0]
     order = re.findall(r"\b[A-I][1-9]\b", chain)
     assert order == [iago.cell_name(bmap.cell_of_led[i]) for i in range(iago.CELLS)]
@@ -213,3 +216,4 @@ def test_square_maps_get_a_diagram_of_squares_and_wiring_tables(stem, size):
     assert "| row line | GPIO (Pico pin) | squares, by column line |" in wiring
     if size == 9:     # 81 switches: the i file on two more row lines
         assert "| R9 | GP9 (12) | i1 (C0), i2 (C1)" in wiring and "| R10 | GP10 (14) | i9 (C0) |" in wiring
+
