@@ -217,3 +217,51 @@ def test_square_maps_get_a_diagram_of_squares_and_wiring_tables(stem, size):
     if size == 9:     # 81 switches: the i file on two more row lines
         assert "| R9 | GP9 (12) | i1 (C0), i2 (C1)" in wiring and "| R10 | GP10 (14) | i9 (C0) |" in wiring
 
+
+# --- the PCB (hardware/pcb/make.py) ----------------------------------------------------------
+
+PCB = HARDWARE / "pcb"
+
+
+def _load_pcb_make():
+    spec = importlib.util.spec_from_file_location("hardware_pcb_make", PCB / "make.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_pcb_is_what_its_generator_makes():
+    """make hardware's PCB: generated again (placed, routed, poured, checked by KiCad's DRC
+    and plotted), it gives the committed KiCad project, fab files, schematic and pictures
+    byte for byte. Needs KiCad 6 (`make test` installs it): without it this fails."""
+    proc = subprocess.run([sys.executable, str(PCB / "make.py"), "--check", "--quiet"],
+                          capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode == 3:
+        pytest.fail(proc.stderr)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "up to date" in proc.stdout
+    assert "KiCad's DRC: 0 violations, 0 unconnected pads" in proc.stdout
+
+
+def test_pcb_check_finds_a_changed_a_missing_and_a_stale_file(tmp_path):
+    pcb_make = _load_pcb_make()
+    files = {"iago-board.kicad_pcb": b"board", "fab/iago-board-F_Cu.gtl": b"copper",
+             "drc.txt": b"report"}
+    (tmp_path / "fab").mkdir()
+    (tmp_path / "iago-board.kicad_pcb").write_bytes(b"board edited by hand")
+    (tmp_path / "fab" / "iago-board-F_Cu.gtl").write_bytes(b"copper")
+    (tmp_path / "fab" / "old-board-F_Cu.gtl").write_bytes(b"left from an older name")
+    behind, extra = pcb_make.stale(files, tmp_path)
+    assert behind == ["drc.txt", "iago-board.kicad_pcb"]
+    assert extra == ["fab/old-board-F_Cu.gtl"]
+
+
+def test_the_pcb_files_name_no_path_of_this_machine_and_no_date():
+    for path in sorted(PCB.rglob("*")):
+        if path.suffix in (".py", ".toml") or not path.is_file() or "__pycache__" in path.parts:
+            continue
+        data = path.read_bytes()
+        assert str(ROOT).encode() not in data, path
+        assert b"/tmp/" not in data and b"/home/" not in data, path
+        if path.suffix != ".zip":
+            assert not re.search(rb"20\d\d-\d\d-\d\d", data), path

@@ -583,15 +583,15 @@ class Builder:
         self._text("hardware/pcb: make hardware", (x, y - 7.5), 1.5, "right")
 
     def _free_spot(self, cx, cy):
-        radius = self.p.pitch / P.SQRT3
-        for dx, dy in ((-0.3, 0.55), (0.3, 0.55), (-0.3, -0.55), (0.3, -0.55), (0.0, 0.7),
-                       (0.0, -0.7)):
-            x, y = cx + dx * self.p.pitch, cy + dy * radius
+        pitch = self.p.pitch
+        for dx, dy in ((-0.25, -0.3), (0.25, -0.3), (-0.25, 0.3), (0.25, 0.3), (0.0, -0.4),
+                       (0.0, 0.4)):
+            x, y = cx + dx * pitch, cy + dy * pitch
             X, Y = kpos(x, y)
             if all(self.pad_shape(pad).distance(X, Y) > 2.5
                    for pads in self.pads.values() for pad in pads):
                 return x, y
-        return cx - 0.3 * self.p.pitch, cy + 0.55 * radius
+        return cx - 0.25 * pitch, cy - 0.3 * pitch
 
     def _text(self, text, at, size, justify="centre"):
         item = pcbnew.PCB_TEXT(self.board)

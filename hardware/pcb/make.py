@@ -53,15 +53,20 @@ def have_pcbnew():
 
 def _rerun(argv):
     """Run this script under the Python that has pcbnew; its exit status."""
+    return _rerun_script(__file__, argv)
+
+
+def _rerun_script(script, argv):
+    """Run `script` under the Python that has pcbnew (KICAD_PYTHON); its exit status."""
     same = Path(sys.executable).resolve() == Path(KICAD_PYTHON).resolve()
     if same or not Path(KICAD_PYTHON).exists():
-        print("hardware/pcb/make.py: " + MISSING, file=sys.stderr)
+        print("%s: %s" % (P.shown(script), MISSING), file=sys.stderr)
         return 3
     probe = subprocess.run([KICAD_PYTHON, "-c", "import pcbnew"], capture_output=True)
     if probe.returncode != 0:
-        print("hardware/pcb/make.py: " + MISSING, file=sys.stderr)
+        print("%s: %s" % (P.shown(script), MISSING), file=sys.stderr)
         return 3
-    return subprocess.call([KICAD_PYTHON, str(Path(__file__).resolve())] + argv)
+    return subprocess.call([KICAD_PYTHON, str(Path(script).resolve())] + argv)
 
 
 def generate(params, work, log):

@@ -138,7 +138,9 @@ def _body(pic, fp):
     prefix = ref.rstrip("0123456789")
     colour = BODY.get(prefix, "#303030")
     if ref == "U1":
-        colour = "#2a7a3a"
+        colour = "#14963c"            # the Pico's own green board
+    elif prefix == "SW" and int(ref[2:]) > 100:
+        colour = "#202020"            # the push buttons
     if colour is None:
         return []
     fp.BuildCourtyardCaches()

@@ -10,7 +10,7 @@ Drawing = P.MAKE.Drawing
 INK = "#000000"
 NOTE = "#444444"
 NET = "#1f4e9c"
-W, H = 1400, 1080
+W, H = 1400, 1110
 
 
 def _diode(d, x, y, label, value):
@@ -88,9 +88,9 @@ def draw(params, components):
     _hex_cell(d, params, by_ref, 20, 70)
     _matrix(d, params, 20, 330)
     _pico(d, params, components, 720, 70)
-    _power(d, by_ref, 20, 660)
-    _led_line(d, params, by_ref, 480, 660)
-    _extras(d, params, by_ref, 20, 880)
+    _power(d, by_ref, 20, 690)
+    _led_line(d, params, by_ref, 480, 690)
+    _extras(d, params, by_ref, 20, 910)
     return d.svg(title="Iago board schematic")
 
 
@@ -106,10 +106,10 @@ def _hex_cell(d, params, by_ref, x, y):
     _diode(d, x + 240, cy, "Dn", by_ref["D1"].part.value)
     d.line(x + 270, cy, x + 330, cy, width=1.5)
     _net(d, x + 280, cy, "ROWr")
-    d.text(x + 20, cy + 44, "The reed switch of hex h sits at the crossing the board map names: "
-           "column line c to row line r,", 11, fill=NOTE)
-    d.text(x + 20, cy + 58, "through its diode, cathode (pad 1, the band) toward the row line. "
-           "Any number of disks reads true.", 11, fill=NOTE)
+    d.text(x + 20, y + 190, "The reed switch of hex h sits at the crossing the board map names: "
+           "column line c to row line r, through its", 11, fill=NOTE)
+    d.text(x + 20, y + 206, "diode, cathode (pad 1, the band) toward the row line: any number "
+           "of disks reads true.", 11, fill=NOTE)
     # The LED and its capacitor.
     lx, ly = x + 470, y + 60
     d.polygon([(lx, ly), (lx + 90, ly), (lx + 90, ly + 90), (lx, ly + 90)], fill="#ffffff",
@@ -132,7 +132,7 @@ def _hex_cell(d, params, by_ref, x, y):
     d.line(lx + 150, ly, lx + 150, ly - 20, width=1.5)
     _net(d, lx + 150, ly - 20, "+5V")
     _ground(d, lx + 150, ly + 60)
-    d.text(x + 20, y + 236, "Data runs from the previous LED's DOUT into DIN; every LED has "
+    d.text(x + 20, y + 232, "Data runs from the previous LED's DOUT into DIN; every LED has "
            "its 100 nF between VDD and VSS beside it.", 11, fill=NOTE)
 
 
@@ -140,7 +140,7 @@ def _matrix(d, params, x, y):
     bmap = params.map
     rows, cols = len(bmap.row_pins), len(bmap.col_pins)
     cell_w, cell_h = 66, 26
-    _box(d, x, y, 680, 60 + (rows + 1) * cell_h, "The matrix: the hex at each crossing")
+    _box(d, x, y, 680, 56 + (rows + 2) * cell_h, "The matrix: the hex at each crossing")
     top = y + 36
     left = x + 120
     for c, gpio in enumerate(bmap.col_pins):
@@ -202,8 +202,9 @@ def _power(d, by_ref, x, y):
     _net(d, x + 176, y + 150, "VBUS (40)")
     d.line(x + 290, y + 150, x + 330, y + 150, width=1.5)
     _net(d, x + 300, y + 150, "+5V")
-    d.text(x + 16, y + 192, "5 V from the jack feeds the LEDs and, through D101, the Pico; "
-           "USB alone feeds them through D102.", 10, fill=NOTE)
+    d.text(x + 16, y + 180, "5 V from the jack feeds the LEDs and, through D101, the Pico;",
+           11, fill=NOTE)
+    d.text(x + 16, y + 196, "USB alone feeds them all through D102.", 11, fill=NOTE)
 
 
 def _led_line(d, params, by_ref, x, y):
@@ -261,7 +262,8 @@ def _extras(d, params, by_ref, x, y):
     d.text(fx + 8, y + 114, "8 VDD: +3V3 (pin 36); 1-4, 7: GND", 11)
     _resistor(d, fx + 260, y + 85, "R2, R3", by_ref["R2"].part.value + " to +3V3",
               vertical=True)
-    d.text(fx + 340, y + 82, "C102 100 nF at VDD. Not fitted unless the BOM says so: the", 11,
+    d.text(fx + 380, y + 82, "C102 100 nF at VDD. Not fitted unless the BOM says so:", 11,
            fill=NOTE)
-    d.text(fx + 340, y + 98, "footprints are there for saves that need no flash erase.", 11,
+    d.text(fx + 380, y + 98, "the footprints are there for saves that need no flash", 11,
            fill=NOTE)
+    d.text(fx + 380, y + 114, "erase.", 11, fill=NOTE)
