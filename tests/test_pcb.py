@@ -238,3 +238,57 @@ def test_parameters_that_cannot_make_a_board_are_refused_with_a_reason(tmp_path,
     for word in words:
         assert word in proc.stderr, proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+# --- the router on its own (no KiCad needed) ---------------------------------------------------
+
+sys.path.insert(0, str(PCB))
+import router  # noqa: E402
+
+
+def _gap(a, b, samples=200):
+    """The least distance between the copper of two tracks (a, b: (p, q, half width))."""
+    best = math.inf
+    for k in range(samples + 1):
+        t = k / samples
+        p = (a[0][0] + (a[1][0] - a[0][0]) * t, a[0][1] + (a[1][1] - a[0][1]) * t)
+        best = min(best, router.Segment(b[0], b[1], b[2]).distance(*p) - a[2])
+    return best
+
+
+def _grid():
+    return router.Grid(0.0, 0.0, 120, 120, 0.254, 0.2, {"signal": 0.25}, 0.6, 0.3, 0.5)
+
+
+def test_the_router_goes_round_copper_of_other_nets_with_the_clearance_kept():
+    grid = _grid()
+    start, end = router.Circle((2.0, 15.0), 0.6), router.Circle((28.0, 15.0), 0.6)
+    grid.add_copper(1, (0,), start, tree=False)
+    grid.add_copper(1, (0,), end, tree=False)
+    wall = ((15.0, 3.0), (15.0, 27.0), 0.5)                # net 2, top layer only
+    grid.add_copper(2, (0,), router.Segment(*wall))
+    path = grid.route(1, grid.pad_nodes((0,), start, "signal", 1), "signal", prefer=0,
+                      target=grid.pad_nodes((0,), end, "signal", 1), name="A to B")
+    assert start.distance(*path[0][1]) <= 0 and end.distance(*path[-1][1]) <= 0
+    top = [t for t in grid.tracks if t[1] == 0]
+    assert top and all(_gap((a, b, w / 2), wall) >= 0.2 - 1e-6 for _, _, a, b, w in top)
+    # Across the wall on the bottom layer, or round its ends on the top: either way joined.
+    crossed = any(t[1] == 1 for t in grid.tracks)
+    assert crossed == (len(grid.vias) == 2)
+    assert crossed or min(min(a[1], b[1]) for _, _, a, b, _ in top) < 3.0 or \
+        max(max(a[1], b[1]) for _, _, a, b, _ in top) > 27.0
+
+
+def test_the_router_names_a_connection_it_cannot_make():
+    grid = _grid()
+    end = router.Circle((20.0, 15.0), 0.6)
+    grid.add_copper(1, (0,), end, tree=False)
+    corners = [(17.0, 12.0), (23.0, 12.0), (23.0, 18.0), (17.0, 18.0)]
+    for a, b in zip(corners, corners[1:] + corners[:1]):  # another net's copper all round
+        grid.add_copper(2, (0, 1), router.Segment(a, b, 0.3))
+    start = router.Circle((3.0, 15.0), 0.6)
+    grid.add_copper(1, (0,), start, tree=False)
+    with pytest.raises(router.RouteError, match="U9 pad 4"):
+        grid.route(1, grid.pad_nodes((0,), start, "signal", 1), "signal",
+                   target=grid.pad_nodes((0,), end, "signal", 1), name="U9 pad 4",
+                   max_window=30.0)

@@ -43,7 +43,7 @@ class Builder:
         self.net_id = {}
         self.footprints = {}
         self.pads = {}            # (ref, number) -> [pcbnew PAD]
-        self.fixed = []           # (net, layer, a, b, width): the buses and the trunk
+        self.fixed = []           # (index in the grid's tracks, which end to trim): the buses
 
     # --- set-up ---------------------------------------------------------------------------
 
@@ -278,18 +278,19 @@ class Builder:
     # --- the copper laid straight -----------------------------------------------------------
 
     def _fixed_copper(self):
+        """Each row's 5 V bus and row line, straight along the row, and the 5 V trunk from
+        the jack up the right edge joining the buses' right ends."""
         p = self.p
         r = p.rules
         grid = self.grid
         rh = p.pitch / P.SQRT3 / 2.0          # half a hex's vertical edge
         vdd = {c.hex: c for c in self.components if c.ref.startswith("LED")}
         trunk = []
-        self.row_buses = {}
         for row in range(9):
             cells = self.p.row_cells(row)
             xs = [p.hex_centre(c)[0] for c in cells]
             yc = p.hex_centre(cells[0])[1]
-            side = self._vdd_side(cells, vdd, yc)
+            side = self._vdd_side(cells, vdd)
             lines = [p.crossing(c)[0] for c in cells]
             line = max(set(lines), key=lines.count)
             on_line = [c for c in cells if p.crossing(c)[0] == line]
@@ -304,7 +305,6 @@ class Builder:
             xr1 = grid.snap(ORIGIN_X + max(p.hex_centre(c)[0] for c in on_line), 0)
             self._fixed("ROW%d" % line, F, (xr0, yr), (xr1, yr), r["track"], "signal",
                         "the row line of row %s" % P.ROW_LETTERS[row], trim="both")
-            self.row_buses[row] = (line, on_line)
             x = grid.snap(ORIGIN_X + x_trunk, 0)
             trunk.append((x, ORIGIN_Y - (yc - rh)))
             trunk.append((x, ORIGIN_Y - (yc + rh)) if row < 8 else (x, y5))
@@ -315,7 +315,8 @@ class Builder:
         for a, b in zip(trunk, trunk[1:]):
             self._fixed("+5V", F, a, b, r["trunk_5v"], "trunk", "the 5 V trunk")
 
-    def _vdd_side(self, cells, leds, yc):
+    def _vdd_side(self, cells, leds):
+        """+1 if the row's LEDs have their VDD pads toward row I, else -1."""
         total = 0.0
         for cell in cells:
             comp = leds[P.cell_name(cell)]
@@ -584,14 +585,15 @@ class Builder:
 
     def _free_spot(self, cx, cy):
         pitch = self.p.pitch
-        for dx, dy in ((-0.25, -0.3), (0.25, -0.3), (-0.25, 0.3), (0.25, 0.3), (0.0, -0.4),
-                       (0.0, 0.4)):
+        # Inside the hex, at its upper left (the LED and reed switch are in the middle).
+        for dx, dy in ((-0.25, 0.2), (0.25, 0.2), (-0.25, -0.2), (0.25, -0.2), (0.0, -0.35),
+                       (0.0, 0.35)):
             x, y = cx + dx * pitch, cy + dy * pitch
             X, Y = kpos(x, y)
             if all(self.pad_shape(pad).distance(X, Y) > 2.5
                    for pads in self.pads.values() for pad in pads):
                 return x, y
-        return cx - 0.25 * pitch, cy - 0.3 * pitch
+        return cx - 0.25 * pitch, cy + 0.2 * pitch
 
     def _text(self, text, at, size, justify="centre"):
         item = pcbnew.PCB_TEXT(self.board)
