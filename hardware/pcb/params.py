@@ -177,6 +177,7 @@ class Params:
                 raise ParamError("design.toml [parts.%s] is the part %r, but pcb.toml "
                                  "[parts.%s] orders %r: make them agree"
                                  % (key, design_part, key, mpn))
+        self._hexes_fit()
         for key in ("led", "led_capacitor", "matrix_diode", "reed", "pico",
                     "level_shifter", "capacitor", "data_resistor", "pullup", "fram",
                     "fram_capacitor", "schottky", "bulk_capacitor", "power_jack", "button",
@@ -207,6 +208,17 @@ class Params:
         if math.hypot(end[0] - self.usb.x, end[1] - self.usb.y) > 0.5:
             raise ParamError("%s: the Pico's USB end is at (%.1f, %.1f), but [pcb.usb] says "
                              "(%.1f, %.1f)" % (where, end[0], end[1], self.usb.x, self.usb.y))
+
+    def _hexes_fit(self):
+        """Every hex's window (where its parts may go) inside the outline."""
+        margin = self.rules["edge_clearance"]
+        for cell in range(CELLS):
+            for x, y in self.hex_corners(cell, self.window):
+                if abs(x) > self.width / 2.0 - margin or abs(y) > self.height / 2.0 - margin:
+                    raise ParamError(
+                        "hex %s reaches (%.1f, %.1f), outside the %g x %g mm board: at a %g mm "
+                        "pitch make design.toml [pcb] width and height larger"
+                        % (cell_name(cell), x, y, self.width, self.height, self.pitch))
 
     # --- geometry ---
 
