@@ -57,7 +57,8 @@ class Footprint:
         at = _field(node, "at")
         self.x, self.y = float(at[1]), float(at[2])
         self.rotation = float(at[3]) if len(at) > 3 else 0.0
-        self.properties = {p[1]: p[2] for p in node if isinstance(p, list) and p[:1] == ["property"]}
+        self.properties = {p[1]: p[2] for p in node
+                           if isinstance(p, list) and p[:1] == ["property"]}
         self.ref = next(t[2] for t in node if isinstance(t, list) and t[:2] == ["fp_text",
                                                                                 "reference"])
         self.pads = []
