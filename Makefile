@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 
 .PHONY: all test typecheck bench soak venv node_modules clean sim deploy uf2 repl hardware cplib site \
-	system-test
+	system-test system-kicad
 all: test
 
 # Debian packages a target needs on the system, installed when missing: apt-get as root, sudo
@@ -24,10 +24,17 @@ define debian-package
 fi
 endef
 
-# What `make test` needs on the system: Debian's Chromium for the browser tests. (`make sim`,
-# `make deploy` and `make uf2` need nothing from the system beyond Python: no system-sim.)
-system-test:
+# What `make test` needs on the system: Debian's Chromium for the browser tests, and KiCad for
+# the PCB's tests. (`make sim`, `make deploy` and `make uf2` need nothing from the system
+# beyond Python: no system-sim.)
+system-test: system-kicad
 	$(call debian-package,chromium,/usr/bin/chromium)
+
+# KiCad 6 (its pcbnew module, for the system's Python 3) and its footprint library: the PCB is
+# generated, routed and checked through them (hardware/pcb/make.py).
+system-kicad:
+	$(call debian-package,kicad,/usr/lib/python3/dist-packages/pcbnew.py)
+	$(call debian-package,kicad-footprints,/usr/share/kicad/footprints/LED_SMD.pretty/LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm.kicad_mod)
 
 # Python virtualenv with the project (editable) and its dev tools; they include everything
 # `make sim` and `make deploy` need, so their stamps are set too.
@@ -109,11 +116,13 @@ soak: venv
 	AGREEMENT_EXAMPLES=$(SOAK_EXAMPLES) AGREEMENT_STEPS=80 AGREEMENT_RANDOM=1 \
 		AGREEMENT_SHRINK=0 $(BIN)/pytest -q -x -p no:cacheprovider tests/test_agreement.py -k physical_play
 
-# The board diagrams, wiring tables and 1:1 template under hardware/generated/ (hardware/README.md).
-hardware: venv
+# The board diagrams, wiring tables and 1:1 template under hardware/generated/, and the PCB
+# (KiCad project, fab files, schematic, pictures) under hardware/pcb/ (hardware/README.md).
+hardware: venv system-kicad
 	$(BIN)/python hardware/make.py
 	$(BIN)/python -m hardware.stack write
 	$(BIN)/python hardware/card.py
+	$(BIN)/python hardware/pcb/make.py
 
 # The firmware on the simulated board, in a web page (docs/web.md). The web server listens on
 # 8000, or on the PORT given on the command line: make sim PORT=8080 (deploy's PORT is a device).

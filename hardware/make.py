@@ -601,6 +601,52 @@ def template_pdf(flats, disk):
     return buf.getvalue()
 
 
+# --- wire for a hand-wired build --------------------------------------------------------------
+
+def wire_lengths(bmap, flats):
+    """The matrix wire a hand builder runs (mm): for each row line and column line, the
+    shortest wire joining its cells hex to hex (a minimum spanning tree of their centres; the
+    run to the Pico is left out, it depends on where the Pico sits). Returns (rows total,
+    columns total, (longest, its name))."""
+    names, count, cell_at = _shape(bmap)[:3]
+    lines = {}
+    for cell in range(count):
+        crossing = bmap.crossing_of_cell[cell]
+        for key in (("R", crossing >> 3), ("C", crossing & 7)):
+            lines.setdefault(key, []).append(cell_at(cell, flats))
+    totals = {"R": 0.0, "C": 0.0}
+    longest = (0.0, "")
+    for (kind, index), points in sorted(lines.items()):
+        length = _spanning_tree(points)
+        totals[kind] += length
+        longest = max(longest, (length, "%s%d" % (kind, index)))
+    return totals["R"], totals["C"], longest
+
+
+def _spanning_tree(points):
+    """The length of the minimum spanning tree of `points` (Prim's algorithm)."""
+    if len(points) < 2:
+        return 0.0
+    best = {i: math.dist(points[0], points[i]) for i in range(1, len(points))}
+    total = 0.0
+    while best:
+        nearest = min(best, key=best.get)
+        total += best.pop(nearest)
+        for i in best:
+            best[i] = min(best[i], math.dist(points[nearest], points[i]))
+    return total
+
+
+def print_wire(maps, flats):
+    for path in maps:
+        bmap = boardmap.load(str(path))
+        rows, cols, (longest, line) = wire_lengths(bmap, flats)
+        print("%s: matrix wire cell to cell at %s mm: %.2f m in all (rows %.2f m, columns "
+              "%.2f m), the longest line %s %.2f m" % (shown_path(path), fmt(flats),
+                                                        (rows + cols) / 1000, rows / 1000,
+                                                        cols / 1000, line, longest / 1000))
+
+
 # --- the command ---------------------------------------------------------------------------
 
 def default_maps():
@@ -692,6 +738,7 @@ def main(argv=None):
     for name in sorted(files):
         (out / name).write_bytes(files[name])
     print("wrote %d files to %s: %s" % (len(files), shown_path(out), ", ".join(sorted(files))))
+    print_wire(maps, args.hex_mm)
     return 0
 
 

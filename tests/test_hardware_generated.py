@@ -53,8 +53,9 @@ def regenerated_stack(tmp_path_factory):
 
 def test_the_committed_outputs_match_the_maps(regenerated, regenerated_stack):
     fresh = sorted(p.name for p in regenerated.iterdir())
-    assert fresh == ["board-diagram.svg", "board-wiring.md", "serpentine-diagram.svg",
-                     "serpentine-wiring.md", "square7-diagram.svg", "square7-wiring.md",
+    assert fresh == ["board-diagram.svg", "board-wiring.md", "rev1-diagram.svg", "rev1-wiring.md",
+                     "serpentine-diagram.svg", "serpentine-wiring.md", "square7-diagram.svg",
+                     "square7-wiring.md",
                      "square8-diagram.svg", "square8-wiring.md", "square9-diagram.svg",
                      "square9-wiring.md", "template-40mm.pdf", "template-40mm.svg"]
     stack = sorted(p.name for p in regenerated_stack.iterdir())
@@ -134,13 +135,15 @@ def test_the_wiring_tables_list_every_pin_line_and_hex():
     text = (GENERATED / "board-wiring.md").read_text()
     assert "| 29 | GP22 | LED data (WS2812B, GRB) |" in text
     assert "| 26 | GP20 | button `select` |" in text
-    assert "| R7 | GP9 (12) | I5 (C0), I6 (C1), I7 (C2), I8 (C3), I9 (C4) |" in text
-    assert "| C0 | GP10 (14) | A1 (R0), B4 (R1), C6 (R2), D7 (R3), E7 (R4), F7 (R5), G8 (R6), " \
-           "I5 (R7) |" in text
+    assert "| R8 | GP16 (21) | I9 (C0), I8 (C1), I7 (C2), I6 (C3), I5 (C4) |" in text
+    assert "| R6 | GP14 (19) | G9 (C0), G8 (C1), G7 (C2), G6 (C3), G5 (C4), G4 (C5), G3 (C6), " \
+           "E1 (C7) |" in text
+    assert "| C0 | GP0 (1) | A5 (R0), B6 (R1), C7 (R2), D8 (R3), E9 (R4), F9 (R5), G9 (R6), " \
+           "H9 (R7), I9 (R8) |" in text
     matrix = [line.split("|")[2:-1] for line in text.splitlines() if line.startswith("| **R")]
-    assert len(matrix) == 8 and all(len(cols) == 8 for cols in matrix)
+    assert len(matrix) == 9 and all(len(cols) == 8 for cols in matrix)
     found = [c.strip() for cols in matrix for c in cols]
-    assert sorted(c for c in found if c != "-") == sorted(NAMES) and found.count("-") == 3
+    assert sorted(c for c in found if c != "-") == sorted(NAMES) and found.count("-") == 11
     chain = text.split("## The LED chain")[1].split("##")[0]
     order = re.findall(r"\b[A-I][1-9]\b", chain)
     assert order == [iago.cell_name(bmap.cell_of_led[i]) for i in range(iago.CELLS)]
@@ -251,3 +254,52 @@ def test_square_maps_get_a_diagram_of_squares_and_wiring_tables(stem, size):
     assert "| row line | GPIO (Pico pin) | squares, by column line |" in wiring
     if size == 9:     # 81 switches: the i file on two more row lines
         assert "| R9 | GP9 (12) | i1 (C0), i2 (C1)" in wiring and "| R10 | GP10 (14) | i9 (C0) |" in wiring
+
+
+# --- the PCB (hardware/pcb/make.py) ----------------------------------------------------------
+
+PCB = HARDWARE / "pcb"
+
+
+def _load_pcb_make():
+    spec = importlib.util.spec_from_file_location("hardware_pcb_make", PCB / "make.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_pcb_is_what_its_generator_makes():
+    """make hardware's PCB: generated again (placed, routed, poured, checked by KiCad's DRC
+    and plotted), it gives the committed KiCad project, fab files, schematic and pictures
+    byte for byte. Needs KiCad 6 (`make test` installs it): without it this fails."""
+    proc = subprocess.run([sys.executable, str(PCB / "make.py"), "--check", "--quiet"],
+                          capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode == 3:
+        pytest.fail(proc.stderr)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "up to date" in proc.stdout
+    assert "KiCad's DRC: 0 violations, 0 unconnected pads" in proc.stdout
+
+
+def test_pcb_check_finds_a_changed_a_missing_and_a_stale_file(tmp_path):
+    pcb_make = _load_pcb_make()
+    files = {"iago-board.kicad_pcb": b"board", "fab/iago-board-F_Cu.gtl": b"copper",
+             "drc.txt": b"report"}
+    (tmp_path / "fab").mkdir()
+    (tmp_path / "iago-board.kicad_pcb").write_bytes(b"board edited by hand")
+    (tmp_path / "fab" / "iago-board-F_Cu.gtl").write_bytes(b"copper")
+    (tmp_path / "fab" / "old-board-F_Cu.gtl").write_bytes(b"left from an older name")
+    behind, extra = pcb_make.stale(files, tmp_path)
+    assert behind == ["drc.txt", "iago-board.kicad_pcb"]
+    assert extra == ["fab/old-board-F_Cu.gtl"]
+
+
+def test_the_pcb_files_name_no_path_of_this_machine_and_no_date():
+    for path in sorted(PCB.rglob("*")):
+        if path.suffix in (".py", ".toml") or not path.is_file() or "__pycache__" in path.parts:
+            continue
+        data = path.read_bytes()
+        assert str(ROOT).encode() not in data, path
+        assert b"/tmp/" not in data and b"/home/" not in data, path
+        if path.suffix != ".zip":
+            assert not re.search(rb"20\d\d-\d\d-\d\d", data), path

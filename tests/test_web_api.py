@@ -433,7 +433,7 @@ def test_settings_and_new_game_through_the_host_link(fresh):
     assert "before the first placement" in reply["error"]
     fresh.post("command", {"cmd": "settings", "settings": {"hints": True, "brightness": 2}})
     version = fresh.post("command", {"cmd": "version"})
-    assert version["protocol"] == 2 and version["board"] == "iago-board-rev1"
+    assert version["protocol"] == 2 and version["board"] == "iago-board-rev2"
 
 
 def test_the_demo_state_is_served_and_a_disk_stops_the_demo(fresh):
@@ -619,7 +619,7 @@ def test_a_real_board_on_a_serial_port(tmp_path):
             snap = host.wait(lambda s: s["connected"] and s["state"] and
                              s["state"]["phase"] == "play", what="the serial link")
             assert snap["mode"] == "board" and snap["gestures"] is False
-            assert snap["board"] == "iago-board-rev1"
+            assert snap["board"] == "iago-board-rev2"
             play(board, "D4", "D5", "D6")
             snap = host.wait(lambda s: s["state"]["flips_pending"] == ["D5"])
             assert snap["disks"] == {"D4": "D", "D5": "L", "D6": "D"}   # D5 not turned yet
