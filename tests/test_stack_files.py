@@ -16,7 +16,7 @@ GENERATED = ROOT / "hardware" / "generated"
 sys.path.insert(0, str(ROOT))
 
 from hardware.stack import parts, plates  # noqa: E402
-from hardware.stack.design import Design, hex_centre  # noqa: E402
+from hardware.stack.design import Design, DesignError, hex_centre  # noqa: E402
 
 DXFS = sorted(GENERATED.glob("stack-*.dxf"))
 
@@ -87,7 +87,7 @@ def test_windows_and_pockets_sit_over_the_leds(design):
 
 
 def test_every_plate_has_the_mounting_holes(design):
-    layout, _ = plates.pcb_layout(design)
+    layout = plates.pcb_layout(design)
     for path in DXFS:
         if path.stem == "stack-spacers":
             continue
@@ -97,26 +97,29 @@ def test_every_plate_has_the_mounting_holes(design):
 
 
 def test_a_hole_or_a_tall_part_in_a_window_is_refused(design):
-    bad = design.changed(pcb=dict(plates.PROVISIONAL_PCB, mounting_holes=[[0.0, 0.0]]))
+    bad = design.changed(pcb=dict(design.pcb, mounting_holes=[[0.0, 0.0]]))
     with pytest.raises(ValueError, match="mounting hole at \\(0, 0\\).*hex E5"):
         plates.plates(bad)
-    pico = dict(plates.PROVISIONAL_PCB["pico"], x=-100.0, y=-104.0)
+    pico = dict(design.pcb["pico"], x=-100.0, y=-104.0)
     with pytest.raises(ValueError, match="pico at \\(-100, -104\\)"):
-        plates.plates(design.changed(pcb=dict(plates.PROVISIONAL_PCB, pico=pico)))
+        plates.plates(design.changed(pcb=dict(design.pcb, pico=pico)))
 
 
-def test_the_pcb_section_is_used_once_it_holds_the_hexes(design):
-    layout, provisional = plates.pcb_layout(design.changed(pcb=dict(
-        plates.PROVISIONAL_PCB, width=400.0, mounting_holes=[[-193.0, 0.0]])))
-    assert not provisional and layout["mounting_holes"] == [[-193.0, 0.0]]
-    # An outline made for 36 mm hexes cannot hold them at 40 mm: the provisional one stands in.
-    layout, provisional = plates.pcb_layout(design.changed(pcb={
-        "width": 340.0, "height": 300.0, "mounting_holes": []}))
-    assert provisional and layout is plates.PROVISIONAL_PCB
+def test_the_plates_take_the_pcb_section_and_refuse_one_that_cannot_hold_the_hexes(design):
+    layout = plates.pcb_layout(design.changed(pcb=dict(
+        design.pcb, width=400.0, mounting_holes=[[-193.0, 0.0]])))
+    assert layout["width"] == 400.0 and layout["mounting_holes"] == [[-193.0, 0.0]]
+    # An outline made for 36 mm hexes cannot hold them at 40 mm.
+    with pytest.raises(DesignError, match="340 x 300 mm outline cannot hold the hexes at a 40 mm"):
+        plates.pcb_layout(design.changed(pcb=dict(design.pcb, width=340.0, height=300.0)))
+    lacking = design.changed()
+    del lacking.pcb["pico"]
+    with pytest.raises(DesignError, match=r"\[pcb\] lacks pico"):
+        plates.pcb_layout(lacking)
 
 
 def test_the_plates_over_the_pcb_clear_its_tall_parts(design):
-    layout, _ = plates.pcb_layout(design)
+    layout = plates.pcb_layout(design)
     for name in ("stack-pocket-plate", "stack-top-plate", "stack-light-box-grid"):
         closed, _, _ = cut_shapes(GENERATED / (name + ".dxf"))
         for key in ("pico", "select_button", "power_input", "bulk_capacitor"):

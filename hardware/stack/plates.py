@@ -14,7 +14,7 @@ room for the Pico's USB plug, the power input and the buttons:
 import io
 import math
 
-from .design import field_extent, hex_centre, hex_corners
+from .design import DesignError, field_extent, hex_centre, hex_corners
 
 CUT, ENGRAVE = "CUT", "ENGRAVE"
 CUT_COLOUR, ENGRAVE_COLOUR = "#ff0000", "#0000ff"
@@ -23,37 +23,27 @@ SPACER_OUTER = 8.0
 SPACER_MATERIAL = 3.0        # spacer rings are cut from 3 mm sheet and stacked
 WIRE_HOLE = 4.0              # the carrier's hole beside each LED, for its wires
 
-# The PCB's outline, mounting holes and the parts standing taller than the plates over it, in
-# design.toml's [pcb] terms (board coordinates, mm). The plates read [pcb] once it holds the
-# hexes at the design's pitch; until then these provisional values, the PCB's own layout
-# moved out to a 40 mm pitch's board, stand in.
-PROVISIONAL_PCB = {
-    "width": 380.0, "height": 340.0, "corner_radius": 3.0,
-    "mounting_hole_diameter": 3.2,
-    "mounting_holes": [[-183.0, -163.0], [183.0, -163.0], [-183.0, 163.0], [183.0, 163.0]],
-    "pico": {"x": -139.5, "y": -144.5, "rotation": 180.0, "size": [21.0, 51.0],
-             "height": 13.0},
-    "usb": {"x": -139.5, "y": -170.0},
-    "select_button": {"x": -159.0, "y": -90.0, "size": [6.0, 6.0], "height": 13.0},
-    "confirm_button": {"x": -159.0, "y": -76.0, "size": [6.0, 6.0], "height": 13.0},
-    "power_input": {"x": 150.0, "y": -170.0, "rotation": 0.0, "size": [9.0, 14.4],
-                    "height": 11.0},
-    "bulk_capacitor": {"x": 128.0, "y": -160.0, "size": [10.3, 10.3], "height": 10.5},
-}
 TALL_PARTS = ("pico", "select_button", "confirm_button", "power_input", "bulk_capacitor")
 PART_CLEARANCE = 1.0         # round a tall part's body, in the plates over the PCB
 USB_PLUG = (12.0, 8.0)       # the plug's overmould: the gap it needs at the board's edge
 
 
 def pcb_layout(design):
-    """(the [pcb] facts the plates use, whether they are provisional): design.toml's when its
-    outline holds the 61 hexes at the design's pitch, else PROVISIONAL_PCB."""
+    """design.toml's [pcb] facts the plates use (the PCB's outline, mounting holes and the
+    parts standing taller than the plates over it, in board coordinates, mm); DesignError when
+    they are missing or the outline cannot hold the 61 hexes at the design's pitch."""
     pcb = design.pcb
-    if all(key in pcb for key in ("width", "height", "mounting_holes")):
-        half_w, half_h = field_extent(design.board.pitch)
-        if pcb["width"] / 2 >= half_w and pcb["height"] / 2 >= half_h:
-            return pcb, False
-    return PROVISIONAL_PCB, True
+    missing = [key for key in ("width", "height", "corner_radius", "mounting_hole_diameter",
+                               "mounting_holes") + TALL_PARTS if key not in pcb]
+    if missing:
+        raise DesignError("design.toml [pcb] lacks %s" % ", ".join(missing))
+    half_w, half_h = field_extent(design.board.pitch)
+    if pcb["width"] / 2 < half_w or pcb["height"] / 2 < half_h:
+        raise DesignError("design.toml [pcb]: a %g x %g mm outline cannot hold the hexes at a "
+                          "%g mm pitch (%.1f x %.1f mm)" % (pcb["width"], pcb["height"],
+                                                          design.board.pitch, 2 * half_w,
+                                                          2 * half_h))
+    return pcb
 
 
 def _rectangle(x, y, size, rotation=0.0, grow=0.0):
@@ -182,7 +172,7 @@ def _frame(plate, layout, cutouts=True):
 
 def plates(design):
     """{name: Plate} of every laser-cut plate."""
-    layout, _ = pcb_layout(design)
+    layout = pcb_layout(design)
     _check_clear(design, layout)
     stack, pitch = design.stack, design.board.pitch
     centres = [hex_centre(cell, pitch) for cell in range(61)]
