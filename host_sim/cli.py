@@ -239,7 +239,7 @@ def build_parser():
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="default 0")
     p.add_argument("position", metavar="POSITION")
     p = add("versus", cmd_versus, "play against the computer in the terminal, one move a line "
-            "('moves', 'hint', 'claim', 'quit')")
+            "('help' lists the commands: moves, hint, undo, claim, quit)")
     p.add_argument("--level", type=_player, default=3, metavar="L", help=players + " (default 3)")
     p.add_argument("--colour", "--color", choices=("dark", "light"), default="dark",
                    help="your colour (default dark, who moves first)")

@@ -253,6 +253,14 @@ def _show(board, out, colour):
     out.write("\n".join(lines) + "\n")
 
 
+def coin_call(module, text):
+    """The face `text` calls ("heads" for "H", "head" or "Heads"), or None: any beginning of
+    a face's name, as a player calls it aloud."""
+    word = text.strip().lower()
+    calls = [face for face in module.COIN if word and face.startswith(word)]
+    return calls[0] if len(calls) == 1 else None
+
+
 def _coin_toss(module, rules, human, stdin, out, coin):
     """The start of a game with a coin toss (Othello, as in the DOS program): the human calls
     heads or tails; the winner of the toss places first. Returns the board, or None if input
@@ -263,8 +271,8 @@ def _coin_toss(module, rules, human, stdin, out, coin):
         line = stdin.readline()
         if not line:
             return None
-        call = line.strip().lower()
-        if call in module.COIN:
+        call = coin_call(module, line)
+        if call is not None:
             break
         out.write("%r is neither heads nor tails.\n" % line.strip())
     if coin is None:
@@ -295,9 +303,8 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False, game="iago"
     shown = getattr(board, "SIDE_NAMES", {}).get(human, you)
     if shown != you:
         you += " (%s)" % shown
-    out.write("You play %s against %s. Enter a cell such as %s; 'moves' lists the legal "
-              "moves, 'hint' asks the engine, 'quit' stops.\n" % (
-                  you, player_name(level), name(min(board.legal_moves))))
+    out.write("You play %s against %s. Enter a cell such as %s; 'help' lists the "
+              "commands.\n" % (you, player_name(level), name(min(board.legal_moves))))
     _show(board, out, colour)
     while not board.is_game_over():
         if board.turn != human:
@@ -322,6 +329,9 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False, game="iago"
         if lower in ("quit", "exit", "q"):
             out.write("Game stopped.\n")
             return None
+        if lower in ("help", "?"):
+            out.write(_versus_help(board))
+            continue
         if lower == "moves":
             out.write("legal moves: %s\n" % " ".join(name(c) for c in board.legal_moves))
             continue
@@ -331,21 +341,70 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False, game="iago"
                                            describe_score(board, result, level)))
             continue
         if lower == "claim":
-            if board.claim_penalty():
-                out.write("Claim granted: place on any empty hex.\n")
-            else:
-                out.write("Claim refused: the last placement was not a miss.\n")
+            out.write(_claim(board, module))
+            continue
+        if lower in ("undo", "take back", "takeback"):
+            undone = _undo(board, human)
+            if undone is None:
+                out.write("Nothing to undo: you have made no placement yet.\n")
+                continue
+            board = undone[0]
+            out.write("Taken back: %s.\n" % ", ".join(undone[1]))
+            _show(board, out, colour)
             continue
         try:
             board.play(word)
         except iago.IagoError as exc:
-            out.write("%s; try again ('moves' lists them, 'quit' stops)\n" % exc)
+            out.write("%s; try again ('help' lists the commands)\n" % exc)
             continue
         _show(board, out, colour)
     outcome = board.outcome()
     out.write("You %s.\n" % ("win" if outcome.winner == human else
                              "draw" if outcome.winner == iago.EMPTY else "lose"))
     return outcome
+
+
+def _versus_help(board):
+    lines = ["a cell name such as %s places a disk of yours there" %
+             board.grid.cell_name(min(board.legal_moves)),
+             "moves     the legal placements",
+             "hint      the engine's choice for you",
+             "undo      take back your last placement and the computer's reply"]
+    if board.KIND == "hex":
+        lines.append("claim     claim the penalty for a missed capture (under the penalty "
+                     "option)")
+    lines.append("quit      stop the game")
+    return "".join("  %s\n" % line for line in lines)
+
+
+def _claim(board, module):
+    """The answer to `claim`: granted, refused, or why there is no claim to make."""
+    if not getattr(board.rules, "penalty", False):
+        if module.GAME != "iago":
+            return "No claim: %s has no penalty option.\n" % module.TITLE
+        if not board.rules.forced_capture:
+            return ("No claim: the penalty option is off; loose rules force no capture, so "
+                    "there is no miss to claim.\n")
+        return ("No claim: the penalty option is off (play with --rules %s+penalty to have "
+                "it).\n" % board.rules.name())
+    if board.claim_penalty():
+        return "Claim granted: place on any empty hex.\n"
+    return "Claim refused: the last placement was not a miss.\n"
+
+
+def _undo(board, human):
+    """(a copy of `board` with the human's last placement and every placement after it taken
+    back, their cells' names), or None if the human has made none. The turn does not simply
+    alternate (Othello's passes, Io's two stones a turn): a placement was the human's when
+    the turn is theirs once it is taken back."""
+    back = board.copy()
+    names = []
+    while back.ply():
+        names.append(back.grid.cell_name(back.pop()))
+        if back.turn == human:
+            names.reverse()
+            return back, names
+    return None
 
 
 def cmd_versus(args):

@@ -35,7 +35,7 @@ class Clock:
 
 class Matrix:
     def __init__(self, bmap):
-        self.closed = bytearray(8)
+        self.closed = bytearray(bmap.lines)
         self.bmap = bmap
     def set(self, cell, closed):
         x = self.bmap.crossing_of_cell[cell]
@@ -45,7 +45,7 @@ class Matrix:
             self.closed[x >> 3] &= ~(1 << (x & 7)) & 0xFF
     def scan(self, into):
         i = 0
-        while i < 8:
+        while i < len(into):
             into[i] = self.closed[i]
             i += 1
 

@@ -155,7 +155,8 @@ BROKEN = [
     ("budget-bool", _set(["current_budget_ma"], True), ["current_budget_ma", "true"]),
     ("rgbw-order-for-rgb-leds", _set(["colour_order"], "RGBW"), ["colour_order", "RGBW"]),
     ("rgb-order-for-rgbw-leds", _set(["led_type"], "SK6812-RGBW"), ["colour_order", "SK6812-RGBW"]),
-    ("rows-too-few-for-the-crossings", lambda d: d["rows"].pop(), ["row 7", "0-6"]),
+    ("rows-too-few-for-the-crossings", lambda d: d.__setitem__("rows", d["rows"][:7]),
+     ["row 7", "0-6"]),
     ("debounce-string", _set(["debounce_ms"], "10"), ["debounce_ms"]),
 ]
 

@@ -298,8 +298,8 @@ def _rectangle_of_inner_cells(bmap):
     """Four inner, non-centre hexes wired at the corners of a matrix rectangle."""
     free = {c for c in iago.INNER_AREA if c != iago.CENTRE}
     cell_at = {bmap.crossing_of_cell[c]: c for c in range(61)}
-    for r1 in range(8):
-        for r2 in range(r1 + 1, 8):
+    for r1 in range(bmap.lines):
+        for r2 in range(r1 + 1, bmap.lines):
             for c1 in range(8):
                 for c2 in range(c1 + 1, 8):
                     corners = [cell_at.get(r * 8 + c) for r, c in

@@ -26,23 +26,52 @@ def broken(data, change):
 
 def test_default_map_passes_with_its_tables():
     bmap = load(DEFAULT_MAP)
-    assert bmap.name == "iago-board-rev1"
-    assert bmap.row_pins == (2, 3, 4, 5, 6, 7, 8, 9)
-    assert bmap.col_pins == (10, 11, 12, 13, 14, 15, 16, 17)
+    assert bmap.name == "iago-board-rev2"
+    assert bmap.row_pins == (8, 9, 10, 11, 12, 13, 14, 15, 16)
+    assert bmap.col_pins == (0, 1, 2, 3, 4, 5, 6, 7)
     assert bmap.led_pin == 22
     assert bmap.buttons == {"select": 20, "confirm": 21}
     assert bmap.colour_order == (1, 0, 2) and bmap.bpp == 3
     assert (bmap.current_budget_ma, bmap.led_ma_per_channel, bmap.led_idle_ma,
             bmap.debounce_ms) == (500, 20, 1, 10)
-    assert isinstance(bmap.cell_of_crossing, bytearray) and len(bmap.cell_of_crossing) == 64
+    assert isinstance(bmap.cell_of_crossing, bytearray) and len(bmap.cell_of_crossing) == 72
     assert isinstance(bmap.led_of_cell, bytearray) and len(bmap.led_of_cell) == 61
-    # Every cell at exactly one crossing, 3 crossings unused; LEDs a permutation.
+    # Every cell at exactly one crossing, 11 crossings unused; LEDs a permutation.
     used = [c for c in bmap.cell_of_crossing if c != NO_CELL]
     assert sorted(used) == list(range(61))
     assert sorted(bmap.led_of_cell) == list(range(61))
     for cell in range(61):
         assert bmap.cell_of_crossing[bmap.crossing_of_cell[cell]] == cell
         assert bmap.cell_of_led[bmap.led_of_cell[cell]] == cell
+
+
+def test_default_map_wires_rows_along_rows_and_columns_as_chevrons():
+    """The default map is made for a PCB and for short hand-wired lines: row line r is board
+    row r (A-I) and column line c the hexes c places from each row's right end, a chevron of
+    neighbouring hexes; E1, the one ninth place, is on row line 6 (row G's line, which
+    passes it on the way to the Pico) and column line 7, beside its neighbours D1, E2, F2."""
+    bmap = load(DEFAULT_MAP)
+    grid = iago.hexgrid
+    lines = {}
+    for cell in range(61):
+        name = iago.cell_name(cell)
+        crossing = bmap.crossing_of_cell[cell]
+        row, col = crossing >> 3, crossing & 7
+        lines.setdefault(col, []).append(cell)
+        last = max(grid.NUMBER_OF[c] for c in range(61) if grid.ROW_OF[c] == grid.ROW_OF[cell])
+        if name == "E1":
+            assert (row, col) == (6, 7)
+            continue
+        assert row == grid.ROW_OF[cell], name
+        assert col == last - grid.NUMBER_OF[cell], name
+    for col, cells in lines.items():
+        chevron = sorted((c for c in cells if iago.cell_name(c) != "E1"),
+                         key=grid.ROW_OF.__getitem__)
+        for a, b in zip(chevron, chevron[1:]):
+            assert b in [grid.neighbour(a, d) for d in range(6)], (col, a, b)
+    e1 = iago.parse_cell("E1")
+    assert {iago.cell_name(grid.neighbour(e1, d)) for d in range(6)
+            if grid.neighbour(e1, d) is not None} >= {"D1", "E2", "F2"}
 
 
 def test_default_chain_runs_boustrophedon_through_the_rows(default_data):
@@ -97,16 +126,16 @@ BROKEN = [
     ("unknown-cell", _set(["cells", "J1"], {"row": 7, "col": 7, "led": 0}), ["unknown cell", "J1"]),
     ("lower-case-cell", _set(["cells", "e5"], {"row": 7, "col": 7, "led": 0}), ["e5"]),
     ("duplicate-crossing", lambda d: (_steal("B2", "row", "A1")(d), _steal("B2", "col", "A1")(d)),
-     ["A1", "B2", "row 0 and col 0"]),
+     ["A1", "B2", "row 0 and col 4"]),
     ("duplicate-led", _steal("I9", "led", "A1"), ["A1", "I9", "LED 0"]),
     ("led-out-of-range", _set(["cells", "C3", "led"], 61), ["C3", "LED 61", "out of range"]),
     ("led-negative", _set(["cells", "C3", "led"], -1), ["C3", "LED -1"]),
-    ("row-out-of-range", _set(["cells", "D4", "row"], 8), ["D4", "row 8"]),
+    ("row-out-of-range", _set(["cells", "D4", "row"], 9), ["D4", "row 9", "0-8"]),
     ("col-not-int", _set(["cells", "D4", "col"], "3"), ["D4", "col"]),
     ("cell-extra-field", _set(["cells", "D4", "colour"], 1), ["D4"]),
-    ("duplicate-pin", _set(["cols", 0], 2), ["cols[0]", "GP2", "rows[0]"]),
-    ("led-pin-on-a-row", _set(["led_pin"], 9), ["led_pin", "GP9", "rows[7]"]),
-    ("button-on-a-col", _set(["buttons", "confirm"], 17), ["buttons.confirm", "cols[7]"]),
+    ("duplicate-pin", _set(["cols", 0], 8), ["cols[0]", "GP8", "rows[0]"]),
+    ("led-pin-on-a-row", _set(["led_pin"], 16), ["led_pin", "GP16", "rows[8]"]),
+    ("button-on-a-col", _set(["buttons", "confirm"], 7), ["buttons.confirm", "cols[7]"]),
     ("pin-23", _set(["rows", 3], 23), ["rows[3]", "23", "not a usable Pico GPIO"]),
     ("pin-24", _set(["buttons", "select"], 24), ["buttons.select", "24"]),
     ("pin-25", _set(["cols", 5], 25), ["cols[5]", "25"]),

@@ -564,6 +564,29 @@ def test_the_repl_taking_over_soon_after_a_restart_ends_the_count(tmp_path, pico
     assert (tmp_path / "game.sav").exists() and not (tmp_path / "game.bad").exists()
 
 
+def test_the_repl_taking_over_stops_the_watchdog(tmp_path, pico, monkeypatch):
+    """Ctrl-C (mpremote, make repl) gives the board to the REPL: the watchdog must not reset
+    it 4 s later, in the middle of a deploy's copy (seen on the emulated Pico: a chip reset
+    4 s after mpremote's Ctrl-C)."""
+    circuit, clock = pico
+    saved_game(tmp_path)
+    from gameboard import app, controller
+    tick = controller.Controller.tick
+    for after_ms in (2000, 15000):          # within the first 10 s of the start, and after
+
+        def ctrl_c(self, now, at=clock.ms + after_ms):
+            if now >= at:
+                raise KeyboardInterrupt()
+            tick(self, now)
+        monkeypatch.setattr(controller.Controller, "tick", ctrl_c)
+        circuit.reset(WDT_RESET)
+        with pytest.raises(KeyboardInterrupt):
+            app.main(str(tmp_path) + "/", str(MAP))
+        assert circuit.watchdog_timeout_ms is None
+        clock.advance(60_000)               # a minute at the REPL
+        circuit.check_watchdog()            # no reset
+
+
 def test_a_damaged_restart_count_counts_afresh(tmp_path, pico):
     circuit, clock = pico
     saved_game(tmp_path)

@@ -43,14 +43,74 @@ def run(*args):
 
 
 def test_dry_run_prints_the_mpremote_commands_in_order():
+    """Two mpremote sessions: the version, then the removal, the copies and the reset chained
+    (each session more is a connection and a soft reset of the board)."""
     proc = run("--dry-run", "--port", "/dev/ttyACM7")
     assert proc.returncode == 0, proc.stderr
-    commands = [line[2:] for line in proc.stdout.splitlines() if line.startswith("$ ")]
-    assert all(c.startswith("connect /dev/ttyACM7 ") for c in commands)
-    verbs = [c.split()[2:4] for c in commands]
-    assert verbs[0] == ["exec", "import"]
-    assert ["fs", "rm"] in verbs and verbs[-1] == ["reset"]
-    assert verbs.index(["fs", "rm"]) < verbs.index(["fs", "cp"])
+    sessions = [line[2:] for line in proc.stdout.splitlines() if line.startswith("$ ")]
+    assert len(sessions) == 2 and all(s.startswith("connect /dev/ttyACM7 ") for s in sessions)
+    assert sessions[0].split()[2:4] == ["exec", "'import"]
+    session = sessions[1]
+    assert session.startswith("connect /dev/ttyACM7 exec 'import os") and session.endswith(
+        " + reset")
+    assert "lib/iago" in session and "lib/gameboard" in session and "rm(path)" in session
+    copies = [" + fs cp -r %s :" % (ROOT / "build" / "deploy" / "lib"),
+              " + fs cp %s :main.py" % (ROOT / "build" / "deploy" / "main.py"),
+              " + fs cp %s :board.json" % (ROOT / "build" / "deploy" / "board.json")]
+    assert [session.index(c) for c in copies] == sorted(session.index(c) for c in copies)
+
+
+@pytest.mark.micropython
+def test_the_removal_leaves_other_files_and_tolerates_a_board_without_the_packages(tmp_path):
+    """deploy.REMOVE_PACKAGES under MicroPython's unix VM, on a folder laid out as a board."""
+    import mpvm
+    board = tmp_path / "board"
+    (board / "lib" / "gameboard" / "old").mkdir(parents=True)
+    (board / "lib" / "gameboard" / "stale.py").write_text("# an older firmware's\n")
+    (board / "lib" / "gameboard" / "old" / "x.mpy").write_bytes(b"M")
+    (board / "lib" / "other.py").write_text("# the user's\n")
+    (board / "games").mkdir()
+    (board / "games" / "000001.sav").write_text("kept\n")
+    (board / "game.sav").write_text("kept\n")
+    program = "import os\nos.chdir(%r)\n" % str(board) + deploy.REMOVE_PACKAGES % (
+        ("lib/iago", "lib/gameboard"),)
+    mpvm.run_unix(program)
+    left = sorted(p.relative_to(board).as_posix() for p in board.rglob("*"))
+    assert left == ["game.sav", "games", "games/000001.sav", "lib", "lib/other.py"]
+    mpvm.run_unix(program)          # nothing left to remove: no error
+
+
+def test_dry_run_says_it_is_one_and_which_version_it_assumed_and_why():
+    proc = run("--dry-run", "--port", "/dev/ttyACM7")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("dry run: ") and "none is run" in lines[0]
+    assumed = [line for line in lines if "no board was asked its version" in line]
+    assert len(assumed) == 1 and "1.23 and newer, the default" in assumed[0]
+    assert "MICROPYTHON=1.22" in assumed[0]
+    assert any(line.startswith("staged ") and "(.mpy 6.3)" in line for line in lines)
+    assert lines[-1] == "dry run: nothing was copied and no board was reset"
+    assert "deployed" not in proc.stdout and "restarts" not in proc.stdout
+
+
+def test_dry_run_for_a_1_22_board_stages_its_mpy_version():
+    proc = run("--dry-run", "--micropython", "1.22")
+    assert proc.returncode == 0, proc.stderr
+    assert "staging for MicroPython 1.22 (MICROPYTHON=1.22)" in proc.stdout
+    assert "(.mpy 6.2) for MicroPython 1.22 in build/deploy" in proc.stdout
+    flags = (ROOT / "build" / "deploy" / "lib" / "iago" / "_kernel.mpy").read_bytes()[2]
+    assert flags & 3 == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--dry-run", "--micropython", "1.2x"), "'1.2x' is not a MicroPython version"),
+    (("--dry-run", "--micropython", "1.21"), "the firmware needs 1.22 or newer"),
+    (("--micropython", "1.22", "--port", "/dev/null"), "--micropython is for a dry run"),
+])
+def test_a_version_that_cannot_be_staged_is_refused(args, message):
+    proc = run(*args)
+    assert proc.returncode == 2 and message in proc.stderr
+    assert "staged" not in proc.stdout and "fs cp" not in proc.stdout
 
 
 def test_a_broken_board_map_is_refused_before_touching_the_board(tmp_path):

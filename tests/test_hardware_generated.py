@@ -36,15 +36,37 @@ def regenerated(tmp_path_factory):
     return out
 
 
-def test_the_committed_outputs_match_the_maps(regenerated):
+STACK_FILES = sorted(["stack-%s.%s" % (plate, ext)
+                      for plate in ("base", "carrier", "light-box-grid", "pocket-plate",
+                                    "spacers", "top-plate") for ext in ("dxf", "svg")]
+                     + ["stack-disk-half.stl", "stack-hex.svg", "stack-section.svg",
+                        "stack-sensing.svg"])
+
+
+@pytest.fixture(scope="module")
+def regenerated_stack(tmp_path_factory):
+    out = tmp_path_factory.mktemp("stack")
+    assert subprocess.run([sys.executable, "-m", "hardware.stack", "write", "--out", str(out)],
+                          cwd=ROOT, capture_output=True).returncode == 0
+    return out
+
+
+def test_the_committed_outputs_match_the_maps(regenerated, regenerated_stack):
     fresh = sorted(p.name for p in regenerated.iterdir())
-    assert fresh == ["board-diagram.svg", "board-wiring.md", "serpentine-diagram.svg",
-                     "serpentine-wiring.md", "square7-diagram.svg", "square7-wiring.md",
+    assert fresh == ["board-diagram.svg", "board-wiring.md", "rev1-diagram.svg", "rev1-wiring.md",
+                     "serpentine-diagram.svg", "serpentine-wiring.md", "square7-diagram.svg",
+                     "square7-wiring.md",
                      "square8-diagram.svg", "square8-wiring.md", "square9-diagram.svg",
-                     "square9-wiring.md", "template-36mm.pdf", "template-36mm.svg"]
+                     "square9-wiring.md", "template-40mm.pdf", "template-40mm.svg"]
+    stack = sorted(p.name for p in regenerated_stack.iterdir())
+    assert stack == STACK_FILES
+    behind = [name for name in stack if not (GENERATED / name).is_file() or
+              (GENERATED / name).read_bytes() != (regenerated_stack / name).read_bytes()]
+    assert not behind, "run `make hardware` and commit: %s out of date" % ", ".join(behind)
     behind = [name for name in fresh if not (GENERATED / name).is_file() or
               (GENERATED / name).read_bytes() != (regenerated / name).read_bytes()]
     assert not behind, "run `make hardware` and commit: %s out of date" % ", ".join(behind)
+    fresh += stack
     # Nothing stale from a map that is gone (templates of other sizes may be kept).
     extra = [p.name for p in GENERATED.iterdir()
              if p.name not in fresh and not re.fullmatch(r"template-[\d.]+mm\.(svg|pdf)", p.name)]
@@ -55,15 +77,15 @@ def test_make_check_says_up_to_date_and_finds_a_change(tmp_path, capsys):
     assert make.main(["--out", str(tmp_path)]) == 0
     assert make.main(["--check", "--out", str(tmp_path)]) == 0
     (tmp_path / "board-wiring.md").write_text("edited by hand\n")
-    (tmp_path / "template-36mm.pdf").unlink()
+    (tmp_path / "template-40mm.pdf").unlink()
     assert make.main(["--check", "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert "board-wiring.md" in err and "template-36mm.pdf" in err and "make hardware" in err
+    assert "board-wiring.md" in err and "template-40mm.pdf" in err and "make hardware" in err
 
 
 def test_output_is_deterministic_and_names_no_path_of_this_machine():
-    first = make.outputs(make.default_maps(), 36.0, 30.0)
-    second = make.outputs(make.default_maps(), 36.0, 30.0)
+    first = make.outputs(make.default_maps(), 40.0, 30.0)
+    second = make.outputs(make.default_maps(), 40.0, 30.0)
     assert first == second
     for name, data in first.items():
         assert str(ROOT).encode() not in data, name
@@ -73,11 +95,11 @@ def test_output_is_deterministic_and_names_no_path_of_this_machine():
 def test_the_command_line_runs_from_anywhere(tmp_path):
     out = tmp_path / "out"
     proc = subprocess.run([sys.executable, str(HARDWARE / "make.py"), "--out", str(out),
-                           "--hex-mm", "40", "--map", str(HARDWARE / "board.json")],
+                           "--hex-mm", "44", "--map", str(HARDWARE / "board.json")],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in out.iterdir()) == [
-        "board-diagram.svg", "board-wiring.md", "template-40mm.pdf", "template-40mm.svg"]
+        "board-diagram.svg", "board-wiring.md", "template-44mm.pdf", "template-44mm.svg"]
 
 
 @pytest.mark.parametrize("stem", ["board", "serpentine"])
@@ -113,13 +135,15 @@ def test_the_wiring_tables_list_every_pin_line_and_hex():
     text = (GENERATED / "board-wiring.md").read_text()
     assert "| 29 | GP22 | LED data (WS2812B, GRB) |" in text
     assert "| 26 | GP20 | button `select` |" in text
-    assert "| R7 | GP9 (12) | I5 (C0), I6 (C1), I7 (C2), I8 (C3), I9 (C4) |" in text
-    assert "| C0 | GP10 (14) | A1 (R0), B4 (R1), C6 (R2), D7 (R3), E7 (R4), F7 (R5), G8 (R6), " \
-           "I5 (R7) |" in text
+    assert "| R8 | GP16 (21) | I9 (C0), I8 (C1), I7 (C2), I6 (C3), I5 (C4) |" in text
+    assert "| R6 | GP14 (19) | G9 (C0), G8 (C1), G7 (C2), G6 (C3), G5 (C4), G4 (C5), G3 (C6), " \
+           "E1 (C7) |" in text
+    assert "| C0 | GP0 (1) | A5 (R0), B6 (R1), C7 (R2), D8 (R3), E9 (R4), F9 (R5), G9 (R6), " \
+           "H9 (R7), I9 (R8) |" in text
     matrix = [line.split("|")[2:-1] for line in text.splitlines() if line.startswith("| **R")]
-    assert len(matrix) == 8 and all(len(cols) == 8 for cols in matrix)
+    assert len(matrix) == 9 and all(len(cols) == 8 for cols in matrix)
     found = [c.strip() for cols in matrix for c in cols]
-    assert sorted(c for c in found if c != "-") == sorted(NAMES) and found.count("-") == 3
+    assert sorted(c for c in found if c != "-") == sorted(NAMES) and found.count("-") == 11
     chain = text.split("## The LED chain")[1].split("##")[0]
     order = re.findall(r"\b[A-I][1-9]\b", chain)
     assert order == [iago.cell_name(bmap.cell_of_led[i]) for i in range(iago.CELLS)]
@@ -129,15 +153,15 @@ def test_the_wiring_tables_list_every_pin_line_and_hex():
 
 
 def test_the_template_marks_ring_centre_and_names():
-    svg = (GENERATED / "template-36mm.svg").read_text()
-    assert 'width="348mm"' in svg                       # 9 hexes of 36 mm + 2 x 12 mm margin
+    svg = (GENERATED / "template-40mm.svg").read_text()
+    assert 'width="384mm"' in svg                       # 9 hexes of 40 mm + 2 x 12 mm margin
     hexes = re.findall(r'<polygon points="[^"]*" (fill="[^"]*")', svg)
     assert len(hexes) == iago.CELLS
     assert hexes.count('fill="#e2e2e2"') == len(iago.hexgrid.OUTER_RING) == 24
     assert hexes.count('fill="#b4b4b4"') == 1
-    names = re.findall(r'font-size="3.06" fill="#222222">([A-I][1-9])<', svg)
+    names = re.findall(r'font-size="3.4" fill="#222222">([A-I][1-9])<', svg)
     assert names == NAMES
-    # Neighbouring hexes are 36 mm apart, centre to centre: the print is 1:1.
+    # Neighbouring hexes are 40 mm apart, centre to centre: the print is 1:1.
     centres = {}
     for i, pts in enumerate(re.findall(r'<polygon points="([^"]*)"', svg)[:iago.CELLS]):
         corners = [tuple(map(float, p.split(","))) for p in pts.split()]
@@ -147,15 +171,32 @@ def test_the_template_marks_ring_centre_and_names():
             other = iago.hexgrid.neighbour(cell, direction)
             if other is not None:
                 (x1, y1), (x2, y2) = centres[cell], centres[other]
-                assert abs(((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 - 36) < 0.02
+                assert abs(((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 - 40) < 0.02
+    # The cross marks the LED, not the reed switch; the settings hexes carry their setting.
+    assert "Cross: the hex centre, where the LED goes" in svg
+    labels = {text: float(x) for x, text in re.findall(
+        r'<text x="([\d.]+)" y="[\d.]+" font-size="2.55" text-anchor="middle" '
+        r'fill="#444444">([^<]+)<', svg)}
+    assert sorted(labels) == sorted(["rules", "penalty", "hints", "brightness", "palette",
+                                     "computer's side", "computer's level"])
+    for name, setting in make.SETTINGS.items():
+        assert abs(labels[setting] - centres[NAMES.index(name)][0]) < 0.01, name
+
+
+def test_every_legend_entry_is_inside_its_diagram():
+    for path in sorted(GENERATED.glob("*-diagram.svg")):
+        svg = path.read_text()
+        width = float(re.search(r'<svg [^>]*width="([\d.]+)"', svg).group(1))
+        for x, text in re.findall(r'<text x="([\d.]+)" [^>]*>(R\d+ = GP\d+)<', svg):
+            assert float(x) + 7 * len(text) < width, (path.name, text)
 
 
 def test_the_pdf_has_the_whole_board_then_a4_sheets():
-    pdf = (GENERATED / "template-36mm.pdf").read_bytes()
+    pdf = (GENERATED / "template-40mm.pdf").read_bytes()
     assert pdf.startswith(b"%PDF-")
     boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
     sizes = [(round(float(w) * 25.4 / 72), round(float(h) * 25.4 / 72)) for w, h in boxes]
-    assert sizes[0] == (348, 349) and sizes[1:] == [(210, 297)] * 4
+    assert sizes[0] == (384, 381) and sizes[1:] == [(210, 297)] * 4
     assert b"/CreationDate (D:20000101000000" in pdf     # fixed, not the time of the run
     for name in NAMES:
         assert b"(" + name.encode() + b") Tj" in pdf
@@ -213,3 +254,52 @@ def test_square_maps_get_a_diagram_of_squares_and_wiring_tables(stem, size):
     assert "| row line | GPIO (Pico pin) | squares, by column line |" in wiring
     if size == 9:     # 81 switches: the i file on two more row lines
         assert "| R9 | GP9 (12) | i1 (C0), i2 (C1)" in wiring and "| R10 | GP10 (14) | i9 (C0) |" in wiring
+
+
+# --- the PCB (hardware/pcb/make.py) ----------------------------------------------------------
+
+PCB = HARDWARE / "pcb"
+
+
+def _load_pcb_make():
+    spec = importlib.util.spec_from_file_location("hardware_pcb_make", PCB / "make.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_pcb_is_what_its_generator_makes():
+    """make hardware's PCB: generated again (placed, routed, poured, checked by KiCad's DRC
+    and plotted), it gives the committed KiCad project, fab files, schematic and pictures
+    byte for byte. Needs KiCad 6 (`make test` installs it): without it this fails."""
+    proc = subprocess.run([sys.executable, str(PCB / "make.py"), "--check", "--quiet"],
+                          capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode == 3:
+        pytest.fail(proc.stderr)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "up to date" in proc.stdout
+    assert "KiCad's DRC: 0 violations, 0 unconnected pads" in proc.stdout
+
+
+def test_pcb_check_finds_a_changed_a_missing_and_a_stale_file(tmp_path):
+    pcb_make = _load_pcb_make()
+    files = {"iago-board.kicad_pcb": b"board", "fab/iago-board-F_Cu.gtl": b"copper",
+             "drc.txt": b"report"}
+    (tmp_path / "fab").mkdir()
+    (tmp_path / "iago-board.kicad_pcb").write_bytes(b"board edited by hand")
+    (tmp_path / "fab" / "iago-board-F_Cu.gtl").write_bytes(b"copper")
+    (tmp_path / "fab" / "old-board-F_Cu.gtl").write_bytes(b"left from an older name")
+    behind, extra = pcb_make.stale(files, tmp_path)
+    assert behind == ["drc.txt", "iago-board.kicad_pcb"]
+    assert extra == ["fab/old-board-F_Cu.gtl"]
+
+
+def test_the_pcb_files_name_no_path_of_this_machine_and_no_date():
+    for path in sorted(PCB.rglob("*")):
+        if path.suffix in (".py", ".toml") or not path.is_file() or "__pycache__" in path.parts:
+            continue
+        data = path.read_bytes()
+        assert str(ROOT).encode() not in data, path
+        assert b"/tmp/" not in data and b"/home/" not in data, path
+        if path.suffix != ".zip":
+            assert not re.search(rb"20\d\d-\d\d-\d\d", data), path

@@ -230,3 +230,80 @@ def test_parse_player():
     assert play.parse_player(" 5 ") == 5
     with pytest.raises(ValueError):
         play.parse_player("0")
+
+
+def versus_says(stdin, rules=iago.STANDARD, human=iago.DARK, **kw):
+    out = io.StringIO()
+    play.versus(1, human, rules, io.StringIO(stdin), out, **kw)
+    return out.getvalue()
+
+
+def test_versus_answers_help_with_its_commands_not_as_a_cell():
+    text = versus_says("help\n?\nquit\n")
+    assert "not a cell of the board" not in text
+    assert text.count("undo      take back your last placement") == 2
+    for word in ("moves", "hint", "claim", "quit"):
+        assert "\n  %s " % word in text
+    assert "'help' lists the commands" in text
+
+
+def test_versus_undo_takes_back_your_placement_and_the_computers_reply():
+    text = versus_says("undo\nE4\nundo\nmoves\nquit\n")
+    assert "not a cell of the board" not in text
+    assert "Nothing to undo: you have made no placement yet." in text
+    reply = re.search(r"The computer plays ([A-I][1-9])\.", text).group(1)
+    assert "Taken back: E4, %s." % reply in text
+    # Back at the start: dark's every empty hex but the outer ring and the centre.
+    after = text.split("Taken back")[1]
+    legal = re.search(r"legal moves: (.*)", after).group(1).split()
+    assert "E4" in legal and reply in legal and len(legal) == 36
+
+
+def test_versus_undo_as_light_keeps_the_computers_opening():
+    text = versus_says("undo\nquit\n", human=iago.LIGHT)
+    assert "Nothing to undo: you have made no placement yet." in text
+
+
+def test_versus_undo_in_io_takes_back_one_stone():
+    from iago import iogame
+    board = iogame.new_board(iogame.Rules("7x7"))
+    first = board.grid.cell_name(min(board.legal_moves))
+    text = versus_says("%s\nundo\nquit\n" % first, rules=iogame.Rules("7x7"), human=iago.LIGHT,
+                       game="io")
+    assert "Taken back: %s" % first in text
+
+
+@pytest.mark.parametrize("rules, words", [
+    ("standard", "the penalty option is off (play with --rules standard+penalty"),
+    ("simple", "the penalty option is off (play with --rules simple+penalty"),
+    ("loose", "the penalty option is off; loose rules force no capture"),
+])
+def test_versus_claim_without_the_penalty_option_says_it_is_off(rules, words):
+    text = versus_says("claim\nquit\n", rules=iago.Rules.parse(rules))
+    assert words in text
+    assert "not a miss" not in text
+
+
+def test_versus_claim_in_othello_says_it_has_no_penalty_option():
+    from iago import othello
+    text = versus_says("heads\nclaim\nquit\n", rules=othello.Rules(), game="othello",
+                       coin="heads")
+    assert "No claim: Othello has no penalty option." in text
+
+
+@pytest.mark.parametrize("call", ["H", "h", "head", "Heads", " HEADS "])
+def test_versus_othello_coin_call_takes_h_and_any_beginning_of_the_word(call):
+    from iago import othello
+    text = versus_says("%s\nquit\n" % call, rules=othello.Rules(), game="othello",
+                       coin="heads")
+    assert "neither heads nor tails" not in text
+    assert "The coin shows heads: you place first." in text
+
+
+def test_versus_othello_coin_call_refuses_what_calls_no_face():
+    from iago import othello
+    text = versus_says("x\n\nedge\nT\nquit\n", rules=othello.Rules(), game="othello",
+                       coin="heads")
+    assert "'x' is neither heads nor tails" in text
+    assert "'' is neither heads nor tails" in text
+    assert "The coin shows heads: the computer places first." in text

@@ -371,9 +371,11 @@ def test_simulated_board_finds_a_stuck_and_a_swapped_switch(tmp_path):
         assert board.command({"cmd": "new_game"})["ok"] is False
 
 
-@pytest.mark.parametrize("map_path", [DEFAULT_MAP, SERPENTINE], ids=["default", "serpentine"])
-def test_simulated_board_lights_the_chain_in_order_and_passes_a_good_build(map_path):
-    with SimBoard(map_path=map_path) as board:
+@pytest.mark.parametrize("map_path, runtime", [
+    (DEFAULT_MAP, "micropython"), (DEFAULT_MAP, "circuitpython"), (SERPENTINE, "micropython")],
+    ids=["default", "default-circuitpython", "serpentine"])
+def test_simulated_board_lights_the_chain_in_order_and_passes_a_good_build(map_path, runtime):
+    with SimBoard(map_path=map_path, runtime=runtime) as board:
         board.advance(1200)                       # the game's start-up, then the self-test
         board.received()
         st = start_selftest(board)

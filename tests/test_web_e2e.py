@@ -184,9 +184,9 @@ def test_play_a_capture_by_hand_take_back_and_survive_a_power_cut(page, server, 
     led_shows(page, "D4", [wire(palette.DARK)])
     led_shows(page, "E6", [wire(palette.LIGHT_CAPTIVE)])
     expect_text(page, "#score-dark b", "3")
-    expect_text(page, "#score-dark small", "3 inner × 0 outer")
+    expect_text(page, "#score-dark small", "3 inner × 0 outer (counts 1)")
     expect_text(page, "#score-light b", "1")
-    expect_text(page, "#score-light small", "0 inner × 0 outer")
+    expect_text(page, "#score-light small", "0 inner (counts 1) × 0 outer (counts 1)")
 
     # A second page on the same board sees the same game.
     other = page.context.new_page()

@@ -451,8 +451,13 @@ class WDT:
 SIO_GPIO_IN = 0xD0000004
 
 
+WATCHDOG_CTRL_CLEAR = 0x4005B000     # WATCHDOG CTRL's atomic bit-clear alias
+WATCHDOG_ENABLE = 1 << 30
+
+
 class _Memory:
-    """machine.mem32 as far as the firmware reads it: the SIO GPIO_IN register."""
+    """machine.mem32 as far as the firmware uses it: the SIO GPIO_IN register read, the
+    watchdog's ENABLE bit cleared."""
 
     def __getitem__(self, address):
         if address == SIO_GPIO_IN:
@@ -460,6 +465,9 @@ class _Memory:
         raise NotImplementedError("the simulator has no register at 0x%08x" % address)
 
     def __setitem__(self, address, value):
+        if address == WATCHDOG_CTRL_CLEAR and value == WATCHDOG_ENABLE:
+            circuit().watchdog_timeout_ms = None      # stopped
+            return
         raise NotImplementedError("the simulator has no register at 0x%08x" % address)
 
 

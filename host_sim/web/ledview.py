@@ -13,6 +13,7 @@ from gameboard import painter
 from gameboard.controller import PHASE_NAMES
 from gameboard.layout import Layout, hex_layout
 from gameboard.leds import LedOutput
+from gameboard.settings import NAMES as SETTING_NAMES
 from gameboard.settings import Settings
 
 from host_sim.render import FACES, turned_faces
@@ -27,17 +28,26 @@ def layout_of(state):
 
 
 def layout_dict(layout):
-    """The board's shape and game as the page draws it (the snapshot's `layout`)."""
+    """The board's shape and game as the page draws it (the snapshot's `layout`), with the
+    hexes that step a setting before the first placement ({setting name: cell name}) and
+    the one that starts the demo."""
+    settings = {}
+    for i in range(len(SETTING_NAMES)):
+        if layout.setting_cells[i] < layout.cells:     # 255: the board has no such hex
+            settings[SETTING_NAMES[i]] = layout.cell_name(layout.setting_cells[i])
     return {"kind": layout.kind, "size": layout.size, "game": layout.game,
             "title": layout.module.TITLE, "cells": layout.cells,
             "names": [layout.cell_name(c) for c in range(layout.cells)],
-            "side_names": records.side_names(layout.game)}
+            "side_names": records.side_names(layout.game), "settings": settings,
+            "demo": layout.cell_name(layout.demo_cell)}
 
 
 def inferred_disks(state, layout=None):
     """{cell name: face} of the disks a state implies ("?" for a disk the game has not)."""
     if state.get("phase") == "demo":
         return {}                               # the demo plays on the LEDs alone
+    if state.get("phase") == "selftest":        # no game: the switches closed, faces unknown
+        return {name: "?" for name in state.get("closed") or ()}
     layout = layout or layout_of(state)
     board = records.position_board(state)
     turned = turned_faces(layout.flip)
@@ -57,7 +67,10 @@ def inferred_disks(state, layout=None):
 
 
 def derived_leds(state, bmap, now_ms, startup_ms=0, layout=None):
-    """The wire colours (r, g, b), one a cell, the firmware shows for `state` at `now_ms`."""
+    """The wire colours (r, g, b), one a cell, the firmware shows for `state` at `now_ms`;
+    all off during the self-test, whose lights follow its own clock, not the state."""
+    if state.get("phase") == "selftest":
+        return [(0, 0, 0)] * (layout.cells if layout else hex_layout().cells)
     layout = layout or layout_of(state)
     parse = layout.parse_cell
     settings = Settings.from_dict(state["settings"])

@@ -41,6 +41,10 @@ MAX_BODY = 256 * 1024
 REQUEST_TIMEOUT_S = 10.0     # the longest wait for a request's next bytes
 MAX_CONNECTIONS = 64         # served at once; browsers open at most 6 per server
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
+# A request preferring this (`Prefer: refusal=answer`, as the page's do) gets the board's
+# refusals, REFUSALS, as 200 {"ok": false, "status": ..., "error": ...}.
+REFUSAL_ANSWER = "refusal=answer"
+REFUSALS = (400, 409)
 WILDCARDS = ("0.0.0.0", "::", "")
 _STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml",
@@ -208,7 +212,14 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 result = self.app.driver.handle(path[len("/api/"):], body)
         except ApiError as exc:
-            self._refuse(exc.status, exc.message)
+            if exc.status in REFUSALS and REFUSAL_ANSWER in self._preferences():
+                # The page's own requests: a refusal is the board's answer, not a failure
+                # of the request, so a browser does not log it as a network error.
+                self._send(200, json.dumps({"ok": False, "status": exc.status,
+                                            "error": exc.message}).encode(),
+                           "application/json", [("Preference-Applied", REFUSAL_ANSWER)])
+            else:
+                self._refuse(exc.status, exc.message)
             return
         except Exception as exc:     # a bug: answered, logged, and the server goes on
             self.app.hub.log("note", "server error on %s: %r" % (path, exc), "server")
@@ -217,6 +228,14 @@ class Handler(BaseHTTPRequestHandler):
         reply = {"ok": True}
         reply.update(result if isinstance(result, dict) else {"result": result})
         self._json(200, reply)
+
+    def _preferences(self):
+        """The preferences of the request's Prefer headers (RFC 7240), as "name=value"."""
+        found = set()
+        for header in self.headers.get_all("Prefer") or ():
+            for item in header.split(","):
+                found.add(item.split(";")[0].strip().lower().replace(" ", ""))
+        return found
 
     def _body(self):
         origin = self.headers.get("Origin")

@@ -125,6 +125,7 @@ class SimDriver:
         self._released = False
         self._last_state = None
         self._speed_window = (0.0, 0)
+        self._overshoot_us = 0       # how far the board's clock ran past its last target
         self.actual_speed = 0.0
         self.actions = {
             "place": self._place, "lift": self._lift, "flip": self._flip,
@@ -265,7 +266,6 @@ class SimDriver:
                 self._release()
 
     def _turns(self):
-        target = self.board.clock.us
         last = _time.perf_counter()
         last_leds = 0.0
         self._speed_window = (last, self.board.clock.us)
@@ -273,12 +273,8 @@ class SimDriver:
             self._turned = _time.perf_counter()
             self._run_jobs(TICK_S)
             now = _time.perf_counter()
-            real = min(now - last, MAX_LAG_S)
+            self._pace(min(now - last, MAX_LAG_S))
             last = now
-            target = max(target, self.board.clock.us)
-            if not self.paused:
-                target += int(real * self.speed * 1e6)
-                self._advance_to(target)
             if self.pty is not None:
                 self.board.serial.inbound.extend(self.pty.read())
             self._drain()
@@ -385,6 +381,18 @@ class SimDriver:
             if board.clock.us >= target_us:
                 return
 
+    def _pace(self, real_s):
+        """Run the board `real_s` seconds of real time on, times the speed (nothing while
+        paused). The firmware runs in whole loop iterations, so a run ends a little past its
+        target: the next run pays that back, or the board's clock would gain some 7 % on real
+        time. Board time spent outside the pacing (a command awaiting its reply, a replay
+        step) is not paid back: the board lived it."""
+        if self.paused:
+            return
+        target = self.board.clock.us - self._overshoot_us + int(real_s * self.speed * 1e6)
+        self._advance_to(target)
+        self._overshoot_us = max(0, self.board.clock.us - target)
+
     def _schedule(self, after_ms, action, cell, face=None):
         self._seq += 1
         heapq.heappush(self._timeline, (self.board.clock.us + int(after_ms * 1000), self._seq,
@@ -428,9 +436,20 @@ class SimDriver:
         if event == "take_back" and isinstance(msg.get("cell"), str):
             self.remove_asked.add(self.layout.parse_cell(msg["cell"]))
         elif event == "saved_game" and self.games_dir is not None:
-            self._followups.append(msg.get("game"))
+            if self._replayed_to_its_end():
+                self.hub.log("note", "finished game %s is the record replayed to its end: not "
+                             "kept again" % msg.get("game"), "server")
+            else:
+                self._followups.append(msg.get("game"))
         elif event in ("new_game", "startup"):
             self.remove_asked.clear()
+
+    def _replayed_to_its_end(self):
+        """Whether the game on the board is the loaded record's, every placement of it
+        replayed: the player has that record already."""
+        ctl = self._game()
+        return (self.replay is not None and ctl is not None and
+                [self._name(c) for c in ctl.game.move_stack] == self.replay.moves)
 
     def _after_messages(self):
         while self._followups:
@@ -671,12 +690,17 @@ class SimDriver:
     # --- replay -----------------------------------------------------------------------------
 
     def _replay_load(self, body):
+        """Load a record to replay; with "check": true only read and check it (the page asks
+        before a game in progress is thrown away only for a record it can replay)."""
+        check = api.flag(body, "check", False, required=False)
         if self.layout.kind != "hex":
             raise conflict("the square board tosses its own coin for who starts, so it replays "
                            "no record: load it on the table page (the game chooser) instead")
         replay = Replay.from_text(api.field(body, "record", str))
         if not self.board.powered:
             raise conflict("the board has no power")
+        if check:
+            return {"moves": len(replay.moves), "rules": replay.rules}
         self._clear({})
         # As a hand would, before the new game: else the new game would see the old disks
         # still there (a disk left on the centre long enough would start the demo).

@@ -436,6 +436,12 @@ def main(root="/", map_path="/board.json"):
             raise left
         while True:
             app.step()
+    except KeyboardInterrupt:
+        # The REPL has the board now (make deploy, make repl): no watchdog may reset it.
+        running = getattr(hw, "watchdog", None)
+        if running is not None:
+            running.stop()
+        raise
     except Exception as exc:
         # By its name: importing the checker again could fail where the heap ran short.
         if app is None and exc.__class__.__name__ == "BoardMapError":

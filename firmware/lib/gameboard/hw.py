@@ -23,6 +23,8 @@ except ImportError:
 _SETTLE_US = const(10)
 _WDT_MAX_MS = const(8388)   # the RP2040 watchdog's longest timeout
 _GPIO_IN = const(0xD0000004)   # RP2040 SIO register: the levels of GP0-29, one bit each
+_WATCHDOG_CTRL_CLEAR = const(0x4005B000)   # WATCHDOG CTRL's atomic bit-clear alias
+_WATCHDOG_ENABLE = const(0x40000000)       # its ENABLE bit
 
 
 class ReedMatrix:
@@ -116,10 +118,16 @@ class Watchdog:
         global watchdog
         self.wdt = machine.WDT(timeout=min(timeout_ms, _WDT_MAX_MS))
         self.feed = self.wdt.feed
-        watchdog = self.wdt
+        watchdog = self
+
+    def stop(self):
+        """Stop it once Ctrl-C has given the board to the REPL (make deploy, make repl):
+        running on, it would reset the Pico 4 s later, in the middle of mpremote's copy.
+        machine.WDT has no stop; the RP2040's WATCHDOG CTRL register has (its ENABLE bit)."""
+        machine.mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
 
 
-# The running watchdog, if any: once started it cannot be stopped, so fault() feeds it.
+# The running watchdog, if any: fault() feeds it, the REPL taking over stops it.
 watchdog = None
 
 
@@ -147,10 +155,15 @@ def fault(message):
     cannot turn the fault into a boot loop."""
     led = machine.Pin("LED", machine.Pin.OUT)
     line = json.dumps({"v": 2, "event": "error", "error": message})
-    while True:
-        print(line)
-        for _ in range(20):
-            led.toggle()
-            if watchdog is not None:
-                watchdog.feed()
-            time.sleep_ms(100)
+    try:
+        while True:
+            print(line)
+            for _ in range(20):
+                led.toggle()
+                if watchdog is not None:
+                    watchdog.feed()
+                time.sleep_ms(100)
+    except KeyboardInterrupt:
+        if watchdog is not None:
+            watchdog.stop()
+        raise

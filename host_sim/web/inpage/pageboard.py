@@ -166,9 +166,7 @@ class PageDriver(simdriver.SimDriver):
         thread does in a turn; returns the hub's news."""
         if not self.stopped:
             try:
-                if not self.paused:
-                    self._advance_to(self.board.clock.us +
-                                     int(min(real_ms, MAX_TURN_MS) * self.speed * 1000))
+                self._pace(min(real_ms, MAX_TURN_MS) / 1000)
                 self._drain()
                 self._after_messages()
                 self._autoflip()

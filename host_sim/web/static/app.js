@@ -13,6 +13,14 @@ const NARROW = matchMedia("(max-width: 520px)");
 const FACE_NAMES = { D: "dark disk", L: "light disk", d: "captive (red side up), hidden colour dark",
                      l: "captive (red side up), hidden colour light", "?": "a disk the game does not have" };
 
+// The settings hexes (docs/board.md, "Settings"), in the order of the firmware's settings: the
+// key printed on the board's diagram and what each sets. Their values are named as the panel's
+// own controls name them (settingWords), so the words live in one place, index.html.
+const SETTING_KEYS = [["rules", "R", "rules"], ["penalty", "P", "penalty option"],
+                      ["hints", "H", "hints"], ["brightness", "B", "brightness"],
+                      ["palette", "C", "palette"], ["computer", "K", "computer plays"],
+                      ["level", "V", "computer's level"]];
+
 const $ = (id) => document.getElementById(id);
 let snap = null;                   // the latest state snapshot from the server
 let leds = "";
@@ -144,6 +152,7 @@ function buildBoard() {
     el("circle", { class: "last-mark", r: R * 0.2 }, g);     // the last placement, as on the table
     cell.label = el("text", { class: "label", y: R * 0.72 }, g);
     cell.label.textContent = cell.name;
+    cell.key = el("text", { class: "setting-key", y: -R * 0.38 }, g);   // a settings hex's key
     cell.title = el("title", {}, g);
     cell.g = g;
     bindGestures(cell);
@@ -259,13 +268,15 @@ function command(cmd, fields) {
   return post("command", Object.assign({ cmd }, fields || {}));
 }
 
-let noticeTimer = null, noticeIsError = false;
-function notice(text, error) {
+let noticeTimer = null, noticeIsError = false, noticeEnds = null;
+// A notice shows for 6 s, or until endsWhen(snapshot) says what it told is over.
+function notice(text, error, endsWhen) {
   const node = $("notice");
   node.textContent = text;
   noticeIsError = !!error;
+  noticeEnds = endsWhen || null;
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => { node.textContent = ""; noticeIsError = false; }, 6000);
+  noticeTimer = setTimeout(() => { node.textContent = ""; noticeIsError = false; noticeEnds = null; }, 6000);
 }
 
 let link = { kind: "connecting", text: "connecting…" };   // openLink()'s status (link.js)
@@ -281,6 +292,8 @@ function boardHandlers() {
       const before = snap;
       snap = next;
       followPlacements(before, snap);
+      followSettings(before, snap);
+      if (noticeEnds && noticeEnds(snap)) notice("");
       render();
     }),
     leds: live((hexes) => { leds = hexes; renderLeds(); }),
@@ -367,13 +380,69 @@ let misplaced = new Set();                     // disks just put down where the 
 function followPlacements(before, now) {
   const state = now.state;
   const old = before && before.state;
-  if (!state || !old) { misplaced = new Set(); return; }
+  if (!state || !old || !state.position || !old.position) { misplaced = new Set(); return; }
   if (state.legal && state.legal.length) legalSeen = { position: state.position, legal: state.legal };
   const extra = new Set(state.extra || []);
   const had = new Set(old.extra || []);
   const game = positionCells(old.position);
   for (const name of extra) if (!had.has(name) && !(name in game)) misplaced.add(name);
   for (const name of misplaced) if (!extra.has(name)) misplaced.delete(name);
+}
+
+let settingNews = null;            // a setting just changed: {text, until, moves}
+const SETTING_NEWS_MS = 8000;
+
+// A setting stepped on the board (or changed from a page) is said in the status line: which
+// setting, its value now and its hex. A board that names the setting it stepped (a `settings`
+// event with `name`, `value` and `cell`, docs/board.md) is heard in followEvents; for any board
+// the page also compares the state's settings, old and new.
+function followSettings(before, now) {
+  const old = before && before.state, state = now.state;
+  if (!old || !state || !old.settings || !state.settings) return;
+  const changed = SETTING_KEYS.map(([name]) => name)
+    .filter((name) => name in state.settings && old.settings[name] !== state.settings[name]);
+  sayChanged(changed, state.settings, (now.layout && now.layout.settings) || {});
+}
+
+// The status line's news of settings `names` changed to `values`, on hexes `cells` (or `said`).
+function sayChanged(names, values, cells, said) {
+  if (!names.length && !said) return;
+  const what = Object.fromEntries(SETTING_KEYS.map(([name, , words]) => [name, words]));
+  const text = said || capital(names.map((name) => `${what[name] || name} now ${settingWords(name, values)}` +
+                                         (cells[name] ? ` (${cells[name]})` : "")).join("; ")) + ".";
+  const state = snap && snap.state;
+  settingNews = { text, until: performance.now() + SETTING_NEWS_MS, moves: state && state.moves ? state.moves.length : 0 };
+  setTimeout(render, SETTING_NEWS_MS + 50);
+}
+
+// A settings hex stepped, as the board reports it (its `settings` event's name, value and
+// cell). The board reports a step it refused too, with the value unchanged: the only one is
+// the penalty option under loose rules, which force no capture to miss.
+function sayStepped(msg) {
+  const cells = typeof msg.cell === "string" ? { [msg.name]: msg.cell } : {};
+  const rules = (msg.settings && msg.settings.rules) || "";
+  if (msg.name === "penalty" && msg.value === false && rules.startsWith("loose")) {
+    sayChanged([], {}, cells, `The penalty option stays off${msg.cell ? ` (${msg.cell})` : ""}: ` +
+               "not with loose rules.");
+  } else {
+    sayChanged([msg.name], { [msg.name]: msg.value }, cells);
+  }
+}
+
+// A setting's value in the words of the panel's control for it ("on", "full", "colour-blind").
+function settingWords(name, settings) {
+  const value = settings[name];
+  if (typeof value === "boolean") return value ? "on" : "off";
+  const control = $("set-" + name);
+  const option = control && [...control.options].find((o) => o.value === String(value));
+  return option ? option.textContent : String(value);
+}
+
+// The status line, led by a setting's change while it is news (until a placement, or 8 s).
+function withSettingNews(text, state) {
+  const news = settingNews;
+  if (!news || !state || performance.now() > news.until || (state.moves || []).length !== news.moves) return text;
+  return news.text + " " + text;
 }
 
 // Why the rules refuse a disk on `name` (docs/rules.md, "Which placements are legal").
@@ -463,6 +532,7 @@ function render() {
     ? `simulated board${board && board.kind === "page" ? " in this page" : ""} · firmware ${snap.firmware}`
     : `${snap.port}${snap.connected ? " · " + (snap.board || "board") + " · firmware " + (snap.firmware || "?") : " · not connected"}`;
   renderCells(state);
+  renderSettingsLegend(state);
   renderGame(state);
   renderMoves(state);
   renderSettings(state);
@@ -471,12 +541,15 @@ function render() {
 }
 
 function renderCells(state) {
-  const position = state ? positionCells(state.position) : {};
+  const position = state && state.position ? positionCells(state.position) : {};
   const moves = state ? state.moves || [] : [];
   const last = moves.length ? moves[moves.length - 1] : null;
   const chosen = chosenCell(state);
   const flips = new Set(state ? state.flips_pending : []);
   const flipping = new Set(snap.flipping || []);
+  const settingOf = settingsHexes();
+  const pregame = isPregame(state);
+  document.body.classList.toggle("pregame", pregame);
   for (const cell of cells) {
     const face = snap.disks[cell.name];
     const held = snap.hand[cell.name];
@@ -498,9 +571,56 @@ function renderCells(state) {
     if (flips.has(cell.name)) text += "; turn it over";
     if (cell.name === last) text += "; the last placement";
     if (cell.name === chosen) text += "; " + (engineChoice.event === "computer_move" ? "the computer's choice" : "the suggestion");
+    const setting = settingOf[cell.name];
+    g.classList.toggle("setting", !!setting);
+    cell.key.textContent = setting ? setting[1] : "";
+    if (setting) {
+      text += `; settings hex ${setting[1]}: ${setting[2]}` +
+        (state && state.settings ? `, now ${settingWords(setting[0], state.settings)}` : "") +
+        (pregame ? " (rest a disk on it 0.4 s to step it)" : " (stepped before the first placement)");
+    }
     cell.title.textContent = text;
     g.setAttribute("aria-label", text);
   }
+}
+
+// {cell name: [setting, key, what]} of the board's settings hexes (docs/board.md, "Settings").
+function settingsHexes() {
+  const cellOf = (snap && snap.layout && snap.layout.settings) || {};
+  const out = {};
+  for (const entry of SETTING_KEYS) if (cellOf[entry[0]]) out[cellOf[entry[0]]] = entry;
+  return out;
+}
+
+// Before the first placement the settings hexes step settings (and the demo hex starts it).
+function isPregame(state) {
+  return !!state && state.phase === "play" && !(state.moves || []).length && !!state.settings;
+}
+
+// The legend of the settings hexes under the board, while they step settings: each hex, its
+// key, what it sets and its value now.
+function renderSettingsLegend(state) {
+  const box = $("settings-legend");
+  const settingOf = settingsHexes();
+  const names = Object.keys(settingOf);
+  box.hidden = !isPregame(state) || !names.length;
+  if (box.hidden) return;
+  const items = names.map((name) => {
+    const [setting, key, what] = settingOf[name];
+    const item = document.createElement("li");
+    item.dataset.cell = name;
+    const mark = document.createElement("b");
+    mark.textContent = key;
+    item.append(mark, ` ${name} ${what}: ${settingWords(setting, state.settings)}`);
+    return item;
+  });
+  const demo = snap.layout && snap.layout.demo;
+  if (demo) {
+    const item = document.createElement("li");
+    item.textContent = `${demo}: hold a disk 2 s for the demo`;
+    items.push(item);
+  }
+  $("settings-legend-list").replaceChildren(...items);
 }
 
 // The hexes the status line names show their names, so "turn over D5" can be found at a glance
@@ -552,8 +672,15 @@ function renderGame(state) {
     const high = Math.max(over.dark, over.light), low = Math.min(over.dark, over.light);
     turn.textContent = over.winner === "draw" ? `A draw, ${high} to ${low}` : `${capital(over.winner)} wins ${high} to ${low}`;
     turn.className = "turn " + (over.winner === "draw" ? "" : over.winner);
+  } else if (state.phase === "selftest") {
+    turn.textContent = "Self-test";
+    turn.className = "turn";
   } else {
-    turn.textContent = `${capital(state.turn)} to move`;
+    // The next side moves only once the board agrees with the game: say so, as the status
+    // line says what to mend.
+    const mend = (state.flips_pending || []).length ? " after the flips"
+      : (state.extra || []).length || (state.missing || []).length ? " once the disks are in place" : "";
+    turn.textContent = `${capital(state.turn)} to move${mend}`;
     turn.className = "turn " + state.turn;
   }
   const trouble = linkTrouble();
@@ -561,7 +688,7 @@ function renderGame(state) {
     turn.textContent = trouble[0];
     turn.className = "turn";
   }
-  status.textContent = trouble ? trouble[1] : describe(state);
+  status.textContent = trouble ? trouble[1] : withSettingNews(describe(state), state);
   nameCells(status.textContent);
   document.title = layout.title + " board · " + turn.textContent;
   for (const side of ["dark", "light"]) {
@@ -572,25 +699,18 @@ function renderGame(state) {
     if (layout.game !== "iago") {
       box.querySelector("small").textContent = "disks";
       box.title = "most disks wins";
+    } else if (snap.areas && snap.areas.scoring === "count") {
+      box.querySelector("small").textContent = `${area[0]} inner + ${area[1]} outer`;
+      box.title = "simple rules: every face-up disk counts";
     } else {
-      box.querySelector("small").textContent = snap.areas && snap.areas.scoring === "count"
-        ? `${area[0]} inner + ${area[1]} outer`
-        : `${area[0]} inner × ${area[1]} outer`;
-      box.title = "an area without any of your face-up disks counts as 1";
+      // An area without disks counts 1 (docs/rules.md, "Score"): said, so 1 × 1 = 1 reads right.
+      const factor = (n, where) => n ? `${n} ${where}` : `0 ${where} (counts 1)`;
+      box.querySelector("small").textContent = `${factor(area[0], "inner")} × ${factor(area[1], "outer")}`;
+      box.title = "inner disks × outer disks; an area without any of your face-up disks counts as 1";
     }
     box.classList.toggle("to-move", !!state && !over && state.turn === side);
   }
-  $("take-back").disabled = !state || demo || (state.moves || []).length === 0;
-  $("claim").hidden = !state || demo || !state.settings.penalty;
-  $("claim").disabled = !state || !state.can_claim;
-  $("new-game").disabled = demo;
-  $("suggest").disabled = !state || state.phase !== "play" || !!over;
-  $("demo").disabled = !state || demo || state.phase === "startup";
-  $("demo-note").hidden = !demo;
-  $("save").classList.toggle("disabled", !state || demo);
-  $("load-label").hidden = snap.mode !== "sim";
-  $("load").disabled = demo;
-  $("load-label").classList.toggle("disabled", demo);
+  renderActions(state);
   renderKeptGames();
   const hand = Object.keys(snap.hand || {}).filter((n) => !(snap.flipping || []).includes(n));
   $("hand").hidden = hand.length === 0;
@@ -605,6 +725,47 @@ function renderGame(state) {
     button.addEventListener("click", () => post("put-away"));
     $("hand").append(text, button);
   }
+}
+
+// The panel's actions that can happen now, from the board's state (docs/web.md, "When a button
+// is off"): a board without power, not connected or not yet reporting answers no command; the
+// demo and the self-test have no game to act on.
+function actionsNow(state) {
+  const phase = state ? state.phase : null;
+  const game = phase === "play" || phase === "over";            // not the light check
+  const playing = !!state && phase !== "demo" && phase !== "selftest";
+  return {
+    command: !!snap.powered && snap.connected !== false,
+    newGame: playing,
+    takeBack: game && state.moves.length > 0,
+    claim: phase === "play" && !!state.can_claim,
+    suggest: phase === "play" && !state.outcome,
+    demo: game,
+    record: playing,
+    settings: playing,
+    replay: !!state,
+    knock: Object.keys(snap.disks || {}).some((name) => !(snap.flipping || []).includes(name)),
+  };
+}
+
+function renderActions(state) {
+  const can = actionsNow(state);
+  const demo = !!state && state.phase === "demo";
+  $("new-game").disabled = !can.newGame;
+  $("take-back").disabled = !can.takeBack;
+  $("claim").hidden = !state || !state.settings || !state.settings.penalty || demo;
+  $("claim").disabled = !can.claim;
+  $("suggest").disabled = !can.suggest;
+  $("demo").disabled = !can.demo;
+  $("demo-note").hidden = !demo;
+  $("save").classList.toggle("disabled", !can.record);
+  $("save").setAttribute("aria-disabled", String(!can.record));
+  $("load-label").hidden = snap.mode !== "sim";
+  $("load").disabled = !can.record;
+  $("load-label").classList.toggle("disabled", !can.record);
+  for (const b of document.querySelectorAll("[data-replay]")) b.disabled = !can.replay && b.dataset.replay !== "stop";
+  $("knock").disabled = !can.knock;
+  $("send-form").querySelector("button").disabled = !can.command;
 }
 
 // A real board over Web Serial: the finished games fetched from it, each to save as a record.
@@ -648,6 +809,7 @@ function describe(state) {
   if (!state) return "Waiting for the board…";
   if (state.phase === "startup") return "Light check…";
   if (state.phase === "demo") return "Demo: the computer plays both sides. Place a disk to stop.";
+  if (state.phase === "selftest") return describeSelftest(state);
   const parts = [];
   const extra = state.extra || [], missing = state.missing || [], flips = state.flips_pending || [];
   if (extra.length) parts.push("remove the disk on " + extra.join(", "));
@@ -676,6 +838,15 @@ function describe(state) {
   return text;
 }
 
+// The self-test's progress (docs/board.md, "Self-test"); the board plays nothing meanwhile.
+function describeSelftest(state) {
+  const faults = (state.stuck || []).length + (state.swapped || []).length + (state.silent || []).length;
+  const found = faults ? `${faults} fault${faults === 1 ? "" : "s"} found so far` : "no fault found so far";
+  if (state.selftest === "checklist" && state.asked) return `Self-test: put a disk on ${state.asked} (${state.passed} passed, ${found}).`;
+  if (state.selftest === "done") return `Self-test done: ${state.passed} passed, ${faults ? found.replace(" so far", "") : "no fault"}. Power off and on to play.`;
+  return "Self-test: every LED lights in turn.";
+}
+
 // The hex the computer chose, or the suggestion, while it waits for its disk.
 function chosenCell(state) {
   const choice = engineChoice;
@@ -686,8 +857,8 @@ function chosenCell(state) {
 function renderMoves(state) {
   const list = $("moves");
   const replay = snap.replay;
-  const moves = replay ? replay.moves : (state ? state.moves : []);
-  const claims = new Set(replay ? replay.claims : (state ? state.claims : []));
+  const moves = replay ? replay.moves : (state && state.moves) || [];
+  const claims = new Set(replay ? replay.claims : (state && state.claims) || []);
   const current = replay ? replay.index : moves.length;
   list.innerHTML = "";
   for (let i = 0; i < moves.length; i += 2) {
@@ -704,7 +875,7 @@ function renderMoves(state) {
         span.classList.add("tentative");   // not a move until its disk rests
         span.title = "placed, not yet a move";
       }
-      if (replay) {
+      if (replay && state) {          // without power the board replays nothing
         span.tabIndex = 0;
         span.title = "replay to here";
         span.addEventListener("click", () => post("replay/step", { to: j + 1 }));
@@ -731,13 +902,16 @@ function renderMoves(state) {
 }
 
 function renderSettings(state) {
-  if (!state) return;
-  const s = state.settings;
-  const demo = state.phase === "demo";      // the demo refuses settings
+  const off = !actionsNow(state).settings;  // no power, the demo, the self-test: refused
+  const s = state && state.settings;
+  if (!s) {
+    for (const [name] of SETTING_KEYS) $("set-" + name).disabled = true;
+    return;
+  }
   const set = (id, value, prop) => {
     const node = $(id);
     if (value !== undefined && document.activeElement !== node) node[prop || "value"] = value;
-    node.disabled = demo;
+    node.disabled = off;
   };
   set("set-rules", s.rules);
   set("set-penalty", s.penalty, "checked");
@@ -746,7 +920,7 @@ function renderSettings(state) {
   set("set-palette", String(s.palette));
   set("set-computer", s.computer);
   set("set-level", s.level === undefined ? undefined : String(s.level));
-  $("set-penalty").disabled = demo || s.rules.startsWith("loose");
+  $("set-penalty").disabled = off || s.rules.startsWith("loose");
 }
 
 function renderSim() {
@@ -787,8 +961,13 @@ function followEvents(entries, news) {
     if (msg.event === "computer_move" || msg.event === "suggestion") {
       engineChoice = { event: msg.event, cell: msg.cell, side: msg.side };
       changed = true;
-    } else if (["tentative", "move", "withdrawn", "take_back", "new_game", "startup", "restored", "demo",
-                "settings"].includes(msg.event)) {
+    }
+    if (msg.event === "settings" && typeof msg.name === "string" && news) {
+      sayStepped(msg);
+      changed = true;
+    }
+    if (["tentative", "move", "withdrawn", "take_back", "new_game", "startup", "restored", "demo",
+         "settings"].includes(msg.event)) {
       if (engineChoice) changed = true;
       engineChoice = null;
       if (msg.event === "demo" && !msg.running && msg.stopped_by && news) notice(`Demo stopped by the disk on ${msg.stopped_by}.`);
@@ -830,6 +1009,13 @@ function keepsNoGame(what) {
                  "Save record keeps it.");
 }
 
+// A new game, then on the simulated board the hands take the old game's disks off. The board's
+// answer comes first: a board that refuses (no power, the demo) keeps its game and its disks.
+async function newGame(fields) {
+  if (!(await command("new_game", fields))) return;
+  if (snap && snap.mode === "sim" && Object.keys(snap.disks).length) post("clear");
+}
+
 function bindControls() {
   // The other games are played on the rules alone, on the page's second view (table.html).
   $("game-choice").addEventListener("change", (e) => {
@@ -842,17 +1028,14 @@ function bindControls() {
   if (localStorage.getItem("iago-names")) { $("names").checked = true; document.body.classList.add("show-names"); }
   $("new-game").addEventListener("click", async () => {
     if (!keepsNoGame("Start a new game")) return;
-    if (snap && snap.mode === "sim" && Object.keys(snap.disks).length) {
-      if (!(await post("clear"))) return;
-    }
-    command("new_game");
+    newGame();
   });
   $("take-back").addEventListener("click", () => command("take_back"));
   $("claim").addEventListener("click", () => command("claim"));
   $("suggest").addEventListener("click", () => command("suggest"));
   $("demo").addEventListener("click", () => command("demo"));
   $("save").addEventListener("click", (e) => {
-    if (!snap || !snap.state || snap.state.phase === "demo") e.preventDefault();
+    if (!snap || !actionsNow(snap.state).record) e.preventDefault();
     else if (board.kind !== "server") { e.preventDefault(); saveRecord(); }
   });
   // The static site: the board simulated in the page, or a real one over Web Serial.
@@ -866,8 +1049,12 @@ function bindControls() {
     e.target.value = "";
     if (!file) return;
     if (file.size > 200000) { notice("That file is too large for a game record.", true); return; }
-    if (!keepsNoGame(`Load ${file.name}`)) return;
+    // Read and checked first: a file the board cannot replay throws no game away, and is
+    // refused without a question.
     const text = await file.text();
+    const checked = await board.post("replay/load", { record: text, check: true });
+    if (!checked.ok) { notice(`${file.name} cannot be replayed: ${checked.error}`, true); return; }
+    if (!keepsNoGame(`Load ${file.name}`)) return;
     if (await post("replay/load", { record: text })) notice(`Loaded ${file.name}: use Next ▶ to replay it on the board.`);
   });
   for (const b of document.querySelectorAll("[data-replay]")) {
@@ -894,8 +1081,7 @@ function bindControls() {
     const rulesChange = next.rules !== state.settings.rules || next.penalty !== state.settings.penalty;
     if (rulesChange && state.moves.length) {
       if (!confirm(`Rules change only before the first placement. Start a new game with ${next.rules}${next.penalty ? " + penalty" : ""}?`)) { render(); return; }
-      if (snap.mode === "sim" && Object.keys(snap.disks).length) await post("clear");
-      command("new_game", { settings: next });
+      newGame({ settings: next });
     } else {
       command("settings", { settings: partial });
     }
@@ -919,7 +1105,11 @@ function bindControls() {
   $("mend").addEventListener("click", () => post("fault/stick", { cell: stuckCell(), stuck: false }));
   $("knock").addEventListener("click", async () => {
     const r = await post("fault/lift");
-    if (r) notice(`A disk was knocked off ${r.cell}: click the hex to put it back.`);
+    if (r) {
+      const powered = snap.powered;
+      notice(`A disk was knocked off ${r.cell}: click the hex to put it back.`, false,
+             (now) => now.powered !== powered || !(r.cell in now.hand));
+    }
   });
   $("power").addEventListener("click", () => post("power", { on: !(snap && snap.powered) }));
   $("send-form").addEventListener("submit", (e) => {

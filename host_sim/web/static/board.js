@@ -29,7 +29,7 @@ function serverBoard(on) {
     async post(action, body) {
       try {
         const res = await fetch("/api/" + action, {
-          method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
+          method: "POST", headers: POST_HEADERS, body: JSON.stringify(body || {}),
         });
         let data;
         try { data = await res.json(); } catch (err) { data = { ok: false, error: res.status + " " + res.statusText }; }

@@ -6,6 +6,10 @@
 // request: a failed probe means offline, an unanswered one not responding.
 "use strict";
 
+// The page's POSTs ask for the board's refusals (400, 409) as answers, {"ok": false, ...} with
+// a 200, so the browser's console does not log each refused move as a failed request.
+const POST_HEADERS = { "Content-Type": "application/json", Prefer: "refusal=answer" };
+
 const LINK_SILENT_MS = 3000;       // a stream quiet this long is checked with a probe
 const LINK_PROBE_MS = 3000;        // a probe unanswered this long: the server is not responding
 const LINK_DOWN_MS = 1500;         // a stream not open this long: offline

@@ -16,7 +16,7 @@ async function post(action, body) {
   let reply;
   try {
     const res = await fetch("/api/table/" + action, {
-      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {}),
+      method: "POST", headers: POST_HEADERS, body: JSON.stringify(body || {}),
     });
     reply = await res.json().catch(() => ({ok: false, error: res.statusText}));
   } catch (err) {

@@ -1,0 +1,187 @@
+"""The board's circuit from its map and parameters: every part, where it sits and what each
+of its pads connects to. Plain Python: the KiCad stage places exactly this, and the tests
+compare what KiCad wrote back with the board map, not with this module.
+
+Net names: `ROW<r>` and `COL<c>` the matrix lines (r, c their places in the map's rows and
+cols), `SW_<hex>` a hex's switch-to-diode node, `DIN_<hex>` the data into that hex's LED,
+`+5V`, `GND`, `+3V3`, `VSYS`, `VBUS`, `LED_DATA` (the Pico to the level shifter),
+`LED_DATA_5V` (the level shifter to the data resistor), `BTN_SELECT`, `BTN_CONFIRM`,
+`I2C_SDA`, `I2C_SCL`.
+"""
+
+import math
+import os
+import re
+from pathlib import Path
+
+import params as P
+from footprints import FOOTPRINTS, pico_pin
+
+FOOTPRINT_DIRS = [Path(os.environ.get("KICAD6_FOOTPRINT_DIR", "/usr/share/kicad/footprints"))]
+PROJECT_LIBRARY = P.HERE / "iago.pretty"
+
+PICO_PIN = P.MAKE.PICO_PIN           # GPIO -> Pico pin number
+PICO_GND_PINS = (3, 8, 13, 18, 23, 28, 33, 38)
+PICO_3V3, PICO_VSYS, PICO_VBUS = 36, 39, 40
+
+
+class Component:
+    """One part on the board: `ref`, its `part` (params.Part), where it sits (board
+    coordinates, rotation in degrees counter-clockwise), `nets` {pad number: net name}, and
+    `hex`, the name of the hex it serves (None for the parts around the Pico)."""
+
+    def __init__(self, ref, part, x, y, rotation, nets, hex_name=None):
+        self.ref, self.part = ref, part
+        self.x, self.y, self.rotation = x, y, rotation % 360.0
+        self.nets = nets
+        self.hex = hex_name
+
+    def __repr__(self):
+        return "<%s %s at %.2f, %.2f>" % (self.ref, self.part.key, self.x, self.y)
+
+
+def footprint_file(part):
+    """The .kicad_mod file of a part's footprint."""
+    if part.library == "iago":
+        return PROJECT_LIBRARY / (part.name + ".kicad_mod")
+    for folder in FOOTPRINT_DIRS:
+        path = folder / (part.library + ".pretty") / (part.name + ".kicad_mod")
+        if path.is_file():
+            return path
+    raise P.ParamError("footprint %s not found under %s: install KiCad's footprint library "
+                       "(apt-get install kicad-footprints)"
+                       % (part.footprint, ", ".join(str(d) for d in FOOTPRINT_DIRS)))
+
+
+def pad_position(part, number):
+    """Pad `number`'s place in the part's footprint, turned to board axes (y up)."""
+    if part.library == "iago" and part.name == "RaspberryPi_Pico":
+        x, y = pico_pin(int(number))
+        return x, -y
+    text = footprint_file(part).read_text() if part.library != "iago" else \
+        FOOTPRINTS[part.name]()
+    found = re.search(r'\(pad "%s" \S+ \S+ \(at (\S+) (\S+)' % re.escape(str(number)), text)
+    if not found:
+        raise P.ParamError("%s has no pad %s" % (part.footprint, number))
+    return float(found.group(1)), -float(found.group(2).rstrip(")"))
+
+
+def rotate(x, y, degrees):
+    a = math.radians(degrees)
+    return x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)
+
+
+def _in_frame(origin, rotation, offset):
+    dx, dy = rotate(offset[0], offset[1], rotation)
+    return origin[0] + dx, origin[1] + dy
+
+
+def chain_runs_right(params, cell):
+    """True if the LED chain runs toward higher positions through `cell` (its data comes in
+    from the left): then the LED is turned half round from design.toml's rotation, so its
+    DIN pad faces the previous LED."""
+    bmap = params.map
+    led = bmap.led_of_cell[cell]
+    x, y = params.hex_centre(cell)
+    for step in (-1, 1):            # a neighbour in the chain on the same row decides
+        if 0 <= led + step < bmap.cells:
+            ox, oy = params.hex_centre(bmap.cell_of_led[led + step])
+            if abs(oy - y) < 1:
+                return (ox < x) == (step < 0)
+    return True
+
+
+def build(params):
+    """The list of Components."""
+    bmap = params.map
+    parts = params.parts
+    out = []
+    reed_part = parts["reed"]
+    for cell in range(P.CELLS):
+        name = P.cell_name(cell)
+        n = cell + 1
+        cx, cy = params.hex_centre(cell)
+        row, col = params.crossing(cell)
+        led = bmap.led_of_cell[cell]
+        led_rot = params.led.rotation + (180.0 if chain_runs_right(params, cell) else 0.0)
+        led_at = (cx + params.led.x, cy + params.led.y)
+        dout = "DIN_" + P.cell_name(bmap.cell_of_led[led + 1]) if led + 1 < bmap.cells else None
+        out.append(Component("LED%d" % n, parts["led"], led_at[0], led_at[1], led_rot,
+                             {"1": "+5V", "2": dout, "3": "GND", "4": "DIN_" + name}, name))
+        cap_at = _in_frame(led_at, led_rot, (params.capacitor.x, params.capacitor.y))
+        out.append(Component("C%d" % n, parts["led_capacitor"], cap_at[0], cap_at[1],
+                             led_rot + params.capacitor.rotation, {"1": "+5V", "2": "GND"}, name))
+        reed_at = (cx + params.reed.x, cy + params.reed.y)
+        out.append(Component("SW%d" % n, reed_part, reed_at[0], reed_at[1], params.reed.rotation,
+                             {"1": "COL%d" % col, "2": "SW_" + name}, name))
+        diode_at = _in_frame(reed_at, params.reed.rotation, (params.diode.x, params.diode.y))
+        out.append(Component("D%d" % n, parts["matrix_diode"], diode_at[0], diode_at[1],
+                             params.reed.rotation + params.diode.rotation,
+                             {"1": "ROW%d" % row, "2": "SW_" + name}, name))
+    out += _corner(params)
+    return out
+
+
+def _corner(params):
+    bmap = params.map
+    parts = params.parts
+    pico_nets = {}
+    for r, gpio in enumerate(bmap.row_pins):
+        pico_nets[str(PICO_PIN[gpio])] = "ROW%d" % r
+    for c, gpio in enumerate(bmap.col_pins):
+        pico_nets[str(PICO_PIN[gpio])] = "COL%d" % c
+    pico_nets[str(PICO_PIN[bmap.led_pin])] = "LED_DATA"
+    for name, gpio in bmap.buttons.items():
+        pico_nets[str(PICO_PIN[gpio])] = "BTN_" + name.upper()
+    used = set(bmap.row_pins) | set(bmap.col_pins) | {bmap.led_pin} | set(bmap.buttons.values())
+    for what, gpio in (("I2C_SDA", params.fram_sda), ("I2C_SCL", params.fram_scl)):
+        if gpio in used:
+            raise P.ParamError("pcb.toml [fram]: GP%d is used by the board map" % gpio)
+        pico_nets[str(PICO_PIN[gpio])] = what
+    for pin in PICO_GND_PINS:
+        pico_nets[str(pin)] = "GND"
+    pico_nets.update({str(PICO_3V3): "+3V3", str(PICO_VSYS): "VSYS", str(PICO_VBUS): "VBUS"})
+    pico = params.pico
+    out = [Component("U1", parts["pico"], pico.x, pico.y, pico.rotation, pico_nets)]
+
+    def near(key, ref, part, nets):
+        c = params.corner[key]
+        out.append(Component(ref, parts[part], pico.x + c.x, pico.y + c.y, c.rotation, nets))
+
+    g, v = "GND", "+5V"
+    near("level_shifter", "U2", "level_shifter", {
+        "1": g, "2": "LED_DATA", "3": "LED_DATA_5V", "4": v, "5": g, "6": None, "7": g,
+        "8": None, "9": g, "10": v, "11": None, "12": g, "13": v, "14": v})
+    near("level_shifter_capacitor", "C101", "capacitor", {"1": v, "2": g})
+    near("data_resistor", "R1", "data_resistor",
+         {"1": "LED_DATA_5V", "2": "DIN_" + P.cell_name(bmap.cell_of_led[0])})
+    near("vsys_diode", "D101", "schottky", {"1": "VSYS", "2": v})
+    near("vbus_diode", "D102", "schottky", {"1": v, "2": "VBUS"})
+    near("fram", "U3", "fram", {"1": g, "2": g, "3": g, "4": g, "5": "I2C_SDA",
+                                "6": "I2C_SCL", "7": g, "8": "+3V3"})
+    near("fram_capacitor", "C102", "fram_capacitor", {"1": "+3V3", "2": g})
+    near("sda_pullup", "R2", "pullup", {"1": "+3V3", "2": "I2C_SDA"})
+    near("scl_pullup", "R3", "pullup", {"1": "+3V3", "2": "I2C_SCL"})
+    # The buttons: design.toml gives the middle of the 6 x 6 mm body; the footprint's origin
+    # is pad 1, 3.25 mm left of and 2.25 mm above the middle.
+    for ref, name in (("SW101", "select"), ("SW102", "confirm")):
+        box = params.buttons[name]
+        if name not in bmap.buttons:
+            continue
+        ox, oy = _in_frame((box.x, box.y), box.rotation, (-3.25, 2.25))
+        out.append(Component(ref, parts["button"], ox, oy, box.rotation,
+                             {"1": "BTN_" + name.upper(), "2": g}))
+    # The jack: design.toml gives where the plug goes in; the footprint's origin (pad 1, the
+    # centre pin) is 14.2 mm behind the opening.
+    jack = params.power_input
+    ox, oy = _in_frame((jack.x, jack.y), jack.rotation, (0.0, 14.2))
+    out.append(Component("J1", parts["power_jack"], ox, oy, jack.rotation,
+                         {"1": v, "2": g, "3": None}))
+    bulk = params.bulk_capacitor
+    out.append(Component("C103", parts["bulk_capacitor"], bulk.x, bulk.y, bulk.rotation,
+                         {"1": v, "2": g}))
+    for k, (x, y) in enumerate(params.mounting_holes):
+        out.append(Component("H%d" % (k + 1), parts["mounting_hole"], x, y, 0.0, {}))
+    for k, (x, y) in enumerate(params.fiducials):
+        out.append(Component("FID%d" % (k + 1), parts["fiducial"], x, y, 0.0, {}))
+    return out

@@ -1,0 +1,45 @@
+"""KiCad's DRC on a .kicad_pcb: prints one JSON line {"violations": N, "unconnected": M,
+"report": "..."} (the report without its date). Needs KiCad 6's pcbnew; from any other Python
+it runs itself again under KiCad's (as make.py does).
+
+    .venv/bin/python hardware/pcb/drc.py hardware/pcb/iago-board.kicad_pcb
+"""
+
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import make  # noqa: E402
+
+
+def main(argv):
+    if len(argv) != 1:
+        print("usage: hardware/pcb/drc.py BOARD.kicad_pcb", file=sys.stderr)
+        return 2
+    if not make.have_pcbnew():
+        return make._rerun_script(__file__, argv)
+    import pcbnew
+    source = Path(argv[0])
+    work = Path(tempfile.mkdtemp(prefix="iago-drc-"))
+    try:
+        # The board and its project file (the design rules) side by side, away from the
+        # source: the report is written next to the board.
+        board_file = work / (make.NAME + ".kicad_pcb")
+        shutil.copy(source, board_file)
+        project = source.with_suffix(".kicad_pro")
+        if project.is_file():
+            shutil.copy(project, work / (make.NAME + ".kicad_pro"))
+        board = pcbnew.LoadBoard(str(board_file))
+        report, (violations, unconnected) = make.drc(board, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps({"violations": violations, "unconnected": unconnected, "report": report}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

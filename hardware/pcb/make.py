@@ -1,0 +1,249 @@
+"""Generate the PCB from the board map (`make hardware`), and check it with KiCad's DRC.
+
+    .venv/bin/python hardware/pcb/make.py             # write everything under hardware/pcb/
+    .venv/bin/python hardware/pcb/make.py --check     # are the committed files up to date?
+    .venv/bin/python hardware/pcb/make.py --out DIR   # somewhere else
+    .venv/bin/python hardware/pcb/make.py --map hardware/boards/rev1.json --out DIR
+
+From hardware/board.json (the matrix lines, the LED chain, the pins), hardware/design.toml
+(the pitch, where each hex's LED and reed switch sit, the outline, the Pico and the parts
+around the edge) and hardware/pcb/pcb.toml (the parts to order, the diode's and capacitor's
+places, widths and clearances) it writes:
+
+- iago-board.kicad_pcb, .kicad_pro, fp-lib-table and iago.pretty/: the KiCad 6 project, every
+  footprint placed and every net routed (board.py, router.py), GND poured on both layers;
+- drc.txt: KiCad's DRC report (violations and unconnected pads; 0 and 0 or this fails);
+- fab/: the Gerbers and drill files, their zip, and the BOM and placement files for assembly;
+- schematic.svg, board-front.svg, board-back.svg: the schematic and pictures of both sides.
+
+It needs KiCad 6's `pcbnew` module, which Debian's kicad package installs for the system's
+Python 3 only: run from any other Python, this script runs itself again under
+/usr/bin/python3 (or $KICAD_PYTHON). The output is the same bytes every time: the ids KiCad
+gives every item are renumbered, the dates KiCad writes are left out.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import params as P  # noqa: E402
+
+KICAD_PYTHON = os.environ.get("KICAD_PYTHON", "/usr/bin/python3")
+MISSING = ("KiCad 6's pcbnew Python module is missing: install KiCad and its footprints "
+           "(sudo apt-get install kicad kicad-footprints; `make test` does it)")
+NAME = "iago-board"
+
+
+def have_pcbnew():
+    try:
+        import pcbnew  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _rerun(argv):
+    """Run this script under the Python that has pcbnew; its exit status."""
+    return _rerun_script(__file__, argv)
+
+
+def _rerun_script(script, argv):
+    """Run `script` under the Python that has pcbnew (KICAD_PYTHON); its exit status."""
+    same = Path(sys.executable).resolve() == Path(KICAD_PYTHON).resolve()
+    if same or not Path(KICAD_PYTHON).exists():
+        print("%s: %s" % (P.shown(script), MISSING), file=sys.stderr)
+        return 3
+    probe = subprocess.run([KICAD_PYTHON, "-c", "import pcbnew"], capture_output=True)
+    if probe.returncode != 0:
+        print("%s: %s" % (P.shown(script), MISSING), file=sys.stderr)
+        return 3
+    return subprocess.call([KICAD_PYTHON, str(Path(script).resolve())] + argv)
+
+
+def generate(params, work, log):
+    """Build, fill, check and plot the board in `work`; returns ({relative path: bytes},
+    the DRC's (violations, unconnected))."""
+    import pcbnew
+
+    import board as B
+    import circuit
+    import fab
+    import footprints
+    import render
+    import schematic
+
+    # The project's own footprints, written where pcbnew loads them from.
+    library = work / "iago.pretty"
+    library.mkdir()
+    files = {}
+    for name, make in sorted(footprints.FOOTPRINTS.items()):
+        text = make()
+        files["iago.pretty/%s.kicad_mod" % name] = text.encode()
+        (library / (name + ".kicad_mod")).write_text(text)
+    circuit.PROJECT_LIBRARY = library
+    # pcbnew saves items in the order of their ids, random unless seeded.
+    pcbnew.KIID.SeedGenerator(2023)
+    started = time.time()
+    builder = B.Builder(params, log=lambda line: log("  %5.1f s  %s" % (time.time() - started,
+                                                                         line)))
+    board = builder.build()
+    fab.set_origin(board, params)
+    log("  %5.1f s  placed %d parts, routed %d tracks and %d vias"
+        % (time.time() - started, len(builder.components), len(builder.grid.tracks),
+           len(builder.grid.vias)))
+    path = work / (NAME + ".kicad_pcb")
+    pcbnew.SaveBoard(str(path), board)
+    # Filling the pours needs a board read from a file (on one built in memory it crashes).
+    board = pcbnew.LoadBoard(str(path))
+    pcbnew.ZONE_FILLER(board).Fill(board.Zones())
+    pcbnew.SaveBoard(str(path), board)
+    log("  %5.1f s  poured GND" % (time.time() - started))
+    text = renumbered(path.read_text())
+    files[NAME + ".kicad_pcb"] = text.encode()
+    files[NAME + ".kicad_pro"] = project_file(work / (NAME + ".kicad_pro"))
+    files["fp-lib-table"] = ('(fp_lib_table\n  (lib (name "iago")(type "KiCad")'
+                             '(uri "${KIPRJMOD}/iago.pretty")(options "")'
+                             '(descr "The Iago board\'s own footprints"))\n)\n').encode()
+    path.write_text(text)
+    board = pcbnew.LoadBoard(str(path))
+    report, counts = drc(board, work)
+    files["drc.txt"] = report.encode()
+    log("  %5.1f s  KiCad's DRC: %d violations, %d unconnected pads"
+        % (time.time() - started, counts[0], counts[1]))
+    names = fab.plot(board, work / "fab")
+    for name in names:
+        files["fab/" + name] = (work / "fab" / name).read_bytes()
+    files["fab/%s-gerbers.zip" % NAME] = fab.zipped(work / "fab", names)
+    bom, cpl = fab.assembly(board, builder.components)
+    files["fab/%s-bom.csv" % NAME] = bom.encode()
+    files["fab/%s-cpl.csv" % NAME] = cpl.encode()
+    origin = B.kpos(0.0, 0.0)
+    for side in ("front", "back"):
+        files["board-%s.svg" % side] = render.picture(
+            board, side, params.width, params.height, params.corner_radius, origin).encode()
+    files["schematic.svg"] = schematic.draw(params, builder.components).encode()
+    log("  %5.1f s  plotted" % (time.time() - started))
+    return files, counts
+
+
+def renumbered(text):
+    """The board file with KiCad's random item ids replaced by ids numbered in file order."""
+    count = [0]
+
+    def next_id(match):
+        count[0] += 1
+        return "(%s 00000000-0000-4000-8000-%012x)" % (match.group(1), count[0])
+
+    return re.sub(r"\((tstamp|uuid) [0-9a-fA-F-]{36}\)", next_id, text)
+
+
+def project_file(path):
+    """The project file pcbnew saved (the design rules), without this machine's paths."""
+    text = path.read_text()
+    text = re.sub(r'"filename": "[^"]*"', '"filename": "%s.kicad_pro"' % NAME, text)
+    return text.encode()
+
+
+DRC_FOUND = re.compile(r"\*\* Found (\d+) (DRC violations|unconnected pads) \*\*")
+
+
+def drc(board, work):
+    """KiCad's DRC on `board`: (its report without the date and paths, (violations,
+    unconnected pads))."""
+    import pcbnew
+    report = work / "drc.rpt"
+    if not pcbnew.WriteDRCReport(board, str(report), pcbnew.EDA_UNITS_MILLIMETRES, True):
+        raise RuntimeError("KiCad's DRC did not run")
+    text = report.read_text()
+    counts = {kind: int(n) for n, kind in DRC_FOUND.findall(text)}
+    lines = [line for line in text.splitlines()
+             if not line.startswith("** Drc report for") and not line.startswith("** Created on")]
+    body = "\n".join(lines).strip() + "\n"
+    head = ("KiCad's DRC of %s.kicad_pcb (pcbnew.WriteDRCReport, run by make hardware)\n\n"
+            % NAME)
+    return head + body, (counts["DRC violations"], counts["unconnected pads"])
+
+
+def stale(files, out):
+    """The generated files in `out` that are missing or differ, and the files under fab/
+    that nothing generates any more."""
+    behind = [name for name in sorted(files)
+              if not (out / name).is_file() or (out / name).read_bytes() != files[name]]
+    extra = []
+    if (out / "fab").is_dir():
+        extra = ["fab/" + p.name for p in sorted((out / "fab").iterdir())
+                 if "fab/" + p.name not in files]
+    return behind, extra
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(
+        prog="hardware/pcb/make.py",
+        description="Generate the PCB (KiCad project, fab files, schematic, pictures) from the "
+                    "board map, design.toml and pcb.toml, and run KiCad's DRC on it.")
+    parser.add_argument("--out", metavar="DIR", help="where to write (default: hardware/pcb)")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if the files in --out are not up to date")
+    parser.add_argument("--map", default=str(P.BOARD_MAP), metavar="PATH",
+                        help="the board map (default: hardware/board.json)")
+    parser.add_argument("--design", default=str(P.DESIGN), metavar="PATH",
+                        help="the shared parameters (default: hardware/design.toml)")
+    parser.add_argument("--pcb", default=str(P.PCB), metavar="PATH",
+                        help="the PCB's parameters (default: hardware/pcb/pcb.toml)")
+    parser.add_argument("--quiet", action="store_true", help="print the summary only")
+    args = parser.parse_args(argv)
+    if not have_pcbnew():
+        return _rerun(argv)
+    out = Path(args.out) if args.out else HERE
+    try:
+        params = P.Params(design=args.design, pcb=args.pcb, board_map=args.map)
+    except P.ParamError as exc:
+        parser.error(str(exc))
+    import router
+    log = (lambda line: None) if args.quiet else print
+    work = Path(tempfile.mkdtemp(prefix="iago-pcb-"))
+    try:
+        try:
+            files, counts = generate(params, work, log)
+        except (P.ParamError, router.RouteError) as exc:
+            print("hardware/pcb/make.py: %s" % exc, file=sys.stderr)
+            return 2
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    summary = ("PCB %s: %.0f x %.0f mm, 2 layers; KiCad's DRC: %d violations, %d unconnected "
+               "pads" % (params.map.name, params.width, params.height, counts[0], counts[1]))
+    if args.check:
+        behind, extra = stale(files, out)
+        if behind or extra:
+            print("not up to date in %s (run make hardware): %s"
+                  % (P.shown(out), ", ".join(behind + extra)), file=sys.stderr)
+            return 1
+        print("%d PCB files up to date in %s; %s" % (len(files), P.shown(out), summary))
+        return 0 if counts == (0, 0) else 1
+    for name, data in sorted(files.items()):
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.is_file() or target.read_bytes() != data:
+            target.write_bytes(data)
+    for name in stale(files, out)[1]:
+        (out / name).unlink()
+    print("wrote %d PCB files to %s; %s" % (len(files), P.shown(out), summary))
+    if counts != (0, 0):
+        print("hardware/pcb/make.py: KiCad's DRC found problems: see %s"
+              % P.shown(out / "drc.txt"), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

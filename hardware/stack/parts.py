@@ -1,0 +1,40 @@
+"""The printed part: a disk, as two halves glued face to face round the magnet (STL).
+
+Each half is half the disk's thickness with half the magnet's pocket in its inner face, so the
+magnet ends up centred and both faces act alike; print each half in its face's colour (dark or
+light, and red for the captive face) and no support or pause is needed.
+"""
+
+POCKET_SLACK = 0.15          # radial and depth slack round the magnet, for a glued fit
+SEGMENTS = 96                # facets round the disk's edge
+
+
+def disk_half(design):
+    """The half disk as a manifold3d solid: its outer face on z = 0, the pocket in the top."""
+    from manifold3d import Manifold
+
+    disk = design.disk
+    height = disk.thickness / 2.0
+    depth = disk.magnet_thickness / 2.0 + POCKET_SLACK
+    if depth >= height:
+        raise ValueError("the magnet's pocket (%g mm deep) leaves no face on a %g mm half"
+                         % (depth, height))
+    body = Manifold.cylinder(height, disk.diameter / 2.0, circular_segments=SEGMENTS)
+    pocket = Manifold.cylinder(depth + 1.0, disk.magnet_diameter / 2.0 + POCKET_SLACK,
+                               circular_segments=SEGMENTS).translate((0, 0, height - depth))
+    return body - pocket
+
+
+def stl_bytes(solid):
+    """A binary STL of `solid` (trimesh writes it: a blank header, no date)."""
+    import numpy as np
+    import trimesh
+
+    mesh = solid.to_mesh()
+    shape = trimesh.Trimesh(np.asarray(mesh.vert_properties, dtype=np.float64)[:, :3],
+                            np.asarray(mesh.tri_verts, dtype=np.int64), process=False)
+    return shape.export(file_type="stl")
+
+
+def outputs(design):
+    return {"stack-disk-half.stl": stl_bytes(disk_half(design))}
