@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: all test typecheck bench soak venv node_modules clean sim deploy uf2 repl hardware cplib site \
+.PHONY: all test lint typecheck bench soak venv node_modules clean sim deploy uf2 repl hardware cplib site \
 	system-test system-kicad
 all: test
 
@@ -98,7 +98,11 @@ typecheck: typings/.installed typings-cp/.installed
 		--no-site-packages --python-version 3.11 firmware/code.py firmware/boot.py \
 		firmware/lib/gameboard/cphw.py firmware/lib/gameboard/cpsaves.py
 
-test: system-test venv node_modules typecheck cplib
+# The linters' rules and why: pyproject.toml's [tool.ruff].
+lint: venv
+	$(BIN)/ruff check .
+
+test: system-test venv node_modules typecheck cplib lint
 	$(BIN)/pytest -q
 
 # The emulated Picos' benches run when RP2EMU / CPEMU name them (docs/benchmarks.md): the

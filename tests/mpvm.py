@@ -74,7 +74,9 @@ def _run(vm, argv, source, env=None, cwd=None):
         proc = subprocess.run(argv, input=source, capture_output=True, text=True,
                               env=env, cwd=cwd, timeout=TIMEOUT)
     except subprocess.TimeoutExpired as exc:
-        partial = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else exc.stdout
+        partial = exc.stdout
+        if isinstance(partial, bytes):
+            partial = partial.decode(errors="replace")
         raise MicroPythonError(vm, None, partial or "", f"no result after {TIMEOUT} s") from None
     if proc.returncode != 0:
         stdout, stderr = proc.stdout, proc.stderr
@@ -120,7 +122,8 @@ def run_wasm(source, lib=None):
     _starting("wasm")
     node = shutil.which("node")
     if not node:
-        raise ToolMissingError("`node` is not installed; the WebAssembly port needs Node.js >= 18.3")
+        raise ToolMissingError(
+            "`node` is not installed; the WebAssembly port needs Node.js >= 18.3")
     if not WASM_PACKAGE.is_dir():
         raise ToolMissingError("the MicroPython WebAssembly port is not installed; "
                                "run `make node_modules` or `npm ci`")

@@ -1,7 +1,6 @@
 """The firmware, unmodified, on the simulated board: switches in, LED colours out."""
 
 import json
-import random
 
 import pytest
 

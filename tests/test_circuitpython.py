@@ -139,7 +139,8 @@ def test_keymatrix_queue_overflows_and_clear_resets_the_flag(pico):
 def test_keymatrix_debounce_threshold_ignores_a_one_scan_bounce(pico):
     p = pico()
     board = sys.modules["board"]
-    km = keypad.KeyMatrix([first_row(board)], [first_col(board)], interval=0.001, debounce_threshold=3)
+    km = keypad.KeyMatrix([first_row(board)], [first_col(board)], interval=0.001,
+                          debounce_threshold=3)
     p.circuit.set_switch(0, 0)
     p.clock.sleep_us(1000)
     p.circuit.set_switch(0, 0, False)

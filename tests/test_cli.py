@@ -104,7 +104,8 @@ def test_perft_counts_leaves_and_times_on_stderr():
     assert proc.stdout.strip() == str(iago.perft(iago.Board(), 3))
     assert "perft(3)" in proc.stderr
     proc = run("perft", "--rules", "loose", "2", AFTER_E4)
-    assert proc.stdout.strip() == str(iago.perft(iago.Board(AFTER_E4, iago.Rules.parse("loose")), 2))
+    expected = iago.perft(iago.Board(AFTER_E4, iago.Rules.parse("loose")), 2)
+    assert proc.stdout.strip() == str(expected)
 
 
 @pytest.mark.parametrize("depth", ["-1", "two", "1.5", "9" * 4301])

@@ -95,8 +95,8 @@ def run_both(program):
 
 @pytest.mark.parametrize("phase", sorted(PHASES))
 def test_steady_tick_and_frame_allocate_nothing(phase):
-    out = mpvm.run_unix(SETUP + PHASES[phase] + "ctl.outbox.clear()\nlocked(ctl, now)\nprint('ok')\n",
-                        heap="512k")
+    steady = "ctl.outbox.clear()\nlocked(ctl, now)\nprint('ok')\n"
+    out = mpvm.run_unix(SETUP + PHASES[phase] + steady, heap="512k")
     assert out.split() == ["ok"]
 
 

@@ -160,7 +160,8 @@ WRONG_LINE_FIELDS = [
 
 
 @pytest.mark.parametrize("change", WRONG_LINE_FIELDS,
-                         ids=[" ".join("%d=%s" % kv for kv in c.items()) for c in WRONG_LINE_FIELDS])
+                         ids=[" ".join("%d=%s" % kv for kv in c.items())
+                              for c in WRONG_LINE_FIELDS])
 def test_wrong_fields_in_a_checksummed_save_line_are_damage(tmp_path, change):
     fields = list(GOOD_LINE) + [""]
     for at, value in change.items():

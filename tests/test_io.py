@@ -148,8 +148,8 @@ def test_the_free_stone_needs_only_vacant_neighbours():
                 all(board.cell(n) == EMPTY for n in (g.neighbour(c, d) for d in range(8))
                     if n is not None)]
     assert list(board.legal_moves) == board.free_cells() == expected
-    assert legal(board) == ("b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2 g2 a3 b3 f3 g3 a4 b4 g4 a5 b5 g5 a6 b6 "
-                            "c6 g6 b7 c7 d7 e7 f7")
+    assert legal(board) == ("b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2 g2 a3 b3 f3 g3 a4 b4 g4 a5 b5 g5 "
+                            "a6 b6 c6 g6 b7 c7 d7 e7 f7")
     with pytest.raises(IllegalMoveError, match="f6"):  # its neighbour e5 holds a stone
         board.play("f6")
 
@@ -217,7 +217,7 @@ def test_io_opening_phase_move_by_move_on_a_7x7_board():
     # "the number of placements of both sides will always be the same"
     assert board.scores() == (8, 8)
     # Every placement of the phase, taken back, gives the same states in reverse.
-    for name, state, moves in reversed(script[:-1]):
+    for _name, state, moves in reversed(script[:-1]):
         board.pop()
         assert board.text().split(" ", 1)[1] == state and legal(board) == moves
     board.pop()

@@ -82,8 +82,9 @@ for seed in range(40):
             fast = bytearray(movegen.SCRATCH_SIZE)
             n1 = movegen.generate(board.cell_states, plain, mode)
             n2 = _kernel.generate(board.cell_states, fast, mode)
-            if n1 != n2 or plain[122:122 + n1] != fast[122:122 + n2] or any(plain[:61]) or any(fast[:61]):
-                print("MISMATCH", board.text(), mode, list(plain[122:122 + n1]), list(fast[122:122 + n2]))
+            moves1, moves2 = plain[122:122 + n1], fast[122:122 + n2]
+            if n1 != n2 or moves1 != moves2 or any(plain[:61]) or any(fast[:61]):
+                print("MISMATCH", board.text(), mode, list(moves1), list(moves2))
             checked += 1
         moves = list(board.legal_moves)
         board.push(moves[pick(len(moves))])

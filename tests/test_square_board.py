@@ -165,7 +165,7 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
 
 def test_the_coin_decides_who_places_first_and_the_corners_show_it():
     for bit, side, colour in ((0, 1, palette.HINT_DARK), (1, 2, palette.HINT_LIGHT)):
-        ctl = Controller(layout=Layout("square", 8), coin=lambda: bit)
+        ctl = Controller(layout=Layout("square", 8), coin=lambda bit=bit: bit)
         assert ctl.game.turn == side
         ctl.tick(1000)
         ctl.compose(1500)                   # the corners' pulse
@@ -300,7 +300,8 @@ def test_an_io_opening_on_the_7x7_map():
             assert name in [ctl.game.grid.cell_name(c) for c in ctl.game.legal_moves]
             board.place(name)
             board.advance(400)
-        assert ctl.game.move_stack == [ctl.game.grid.parse_cell(n) for n in ("d4", "e5", "b2", "a1")]
+        played = [ctl.game.grid.parse_cell(n) for n in ("d4", "e5", "b2", "a1")]
+        assert ctl.game.move_stack == played
         assert ctl.game.turn == 2 and ctl.game.phase == 2     # white's free stone next
 
 

@@ -117,7 +117,8 @@ def test_wasm_rejects_viper(wasm_micropython):
 
 def test_mpy_cross_compiles(tmp_path):
     source = tmp_path / "good.py"
-    source.write_text("import micropython\n\n@micropython.viper\ndef f(x: int) -> int:\n    return x\n")
+    source.write_text("import micropython\n\n"
+                      "@micropython.viper\ndef f(x: int) -> int:\n    return x\n")
     out = mpvm.mpy_cross(source, tmp_path)
     assert out.read_bytes()[:1] == b"M"  # .mpy magic
 

@@ -138,7 +138,8 @@ def play(server, *cells):
     for cell in cells:
         server.wait(lambda s: ready(s) and s["state"]["legal"], what="a settled board")
         server.post("place", {"cell": cell})
-        server.wait(lambda s: cell in s["state"]["moves"] and s["state"]["tentative"] is None,
+        server.wait(lambda s, cell=cell: cell in s["state"]["moves"]
+                    and s["state"]["tentative"] is None,
                     what="%s settled" % cell)
 
 

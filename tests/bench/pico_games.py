@@ -257,7 +257,7 @@ def saves_of(flash, scans):
     """The loop steps that wrote to flash (saves), as [start, end] ms: the interval between
     the two matrix scans around their flash operations."""
     steps = {}
-    for start, _, busy, _ in flash:
+    for start, _, _busy, _ in flash:
         j = _bisect_right(scans, start)
         if 0 < j < len(scans):
             steps[j] = [scans[j - 1], scans[j]]

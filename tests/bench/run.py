@@ -98,7 +98,7 @@ def bench_cpython():
     for text in midgame_positions():
         board = iago.Board(text)
 
-        def listing():
+        def listing(board=board):
             board._legal_cache = None
             return len(board.legal_moves)
         runs = 2000

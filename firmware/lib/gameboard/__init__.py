@@ -4,10 +4,10 @@ import sys
 
 
 def forget(*names):
-    """On MicroPython and CircuitPython, drop the modules `names` ("gameboard.boardmap", ...) once used, so their
-    code gives its heap back (their interned names stay). Nothing may still refer to their
-    functions or classes with methods. On CPython nothing is dropped: there the heap is no
-    concern, and tests hold on to the modules."""
+    """On MicroPython and CircuitPython, drop the modules `names` ("gameboard.boardmap", ...)
+    once used, so their code gives its heap back (their interned names stay). Nothing may still
+    refer to their functions or classes with methods. On CPython nothing is dropped: there the
+    heap is no concern, and tests hold on to the modules."""
     if sys.implementation.name not in ("micropython", "circuitpython"):
         return
     for name in names:

@@ -8,7 +8,8 @@ CRC-32 of the rest:
 (format, game, the settings as Settings.code() digits, start position, then as two hex digits
 each: the moves' cells (E4 E6 D5 C4 here: cells 0x1d 0x1f 0x16 0x14, as the game's grid numbers
 them), the plies of penalty claims, the cells whose flips are pending). Hex digits because
-naming 60 cells takes a Pico 16 ms, and hexlify well under one. It is written over the old save in place: the board's file
+naming 60 cells takes a Pico 16 ms, and hexlify well under one. It is written over the old
+save in place: the board's file
 system (littlefs, on MicroPython's rp2 port) commits a file's new contents only when it is
 closed, so a cut leaves the old save or the new one, never half of one; and a line this short
 stays inline in littlefs's directory, so a save seldom erases a flash sector (a rewrite and

@@ -122,8 +122,9 @@ class BoardBase:
         if cell not in self._legal():
             if self.is_game_over():
                 raise IllegalMoveError("%s: the game is over" % name)
+            legal = " ".join(grid.cell_name(c) for c in self._legal())
             raise IllegalMoveError("%s is not a legal move for %s; legal: %s" % (
-                name, self.SIDE_NAMES[self.turn], " ".join(grid.cell_name(c) for c in self._legal())))
+                name, self.SIDE_NAMES[self.turn], legal))
         return cell
 
     def play(self, move):

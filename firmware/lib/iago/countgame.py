@@ -224,7 +224,8 @@ class CountBoard(BoardBase):
     def _rows(self):
         """The cells of each row of the text, far row first, each from its lowest cell."""
         size = self.grid.size
-        return [range(r * size, r * size + size) for r in range(self.grid.CELLS // size - 1, -1, -1)]
+        top = self.grid.CELLS // size - 1
+        return [range(r * size, r * size + size) for r in range(top, -1, -1)]
 
     def text(self):
         chars = dict(_CHARS)

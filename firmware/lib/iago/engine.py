@@ -31,7 +31,8 @@ except ImportError:
 # is one position visited by the search (one placement made). Nodes, not time, make a level,
 # so a level plays the same moves on every machine; `make bench` gives nodes/s for the Pico
 # estimate. The board caps level 5 lower to keep a move within 2 s on a Pico
-# (the hex Layout's board_nodes, gameboard/layout.py); 4,000 nodes is what beats random play 99% of the time
+# (the hex Layout's board_nodes, gameboard/layout.py); 4,000 nodes is what beats random play
+# 99% of the time
 # (docs/engine.md: 2,000 gave 98.75% over 800 games, 4,000 99.3% over 1,000).
 LEVELS = {
     1: (40, 1, 16),

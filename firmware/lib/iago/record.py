@@ -220,7 +220,8 @@ def _parse_header(line, lineno):
         elif ch == "\\":
             escaped = True
         elif ch == '"':
-            raise InvalidRecordError("line %d: unescaped quote in header value: %s" % (lineno, line))
+            raise InvalidRecordError("line %d: unescaped quote in header value: %s"
+                                     % (lineno, line))
         else:
             out += ch
     return name, out

@@ -224,7 +224,8 @@ class Board(BoardBase):
             return [c for c in range(_CELLS) if cells[c] == EMPTY]
         # Under the penalty option every placement Loose rules allow is accepted.
         scratch = self._scratch
-        n = generate(cells, scratch, self._mode(self.rules.forced_capture and not self.rules.penalty))
+        forced = self.rules.forced_capture and not self.rules.penalty
+        n = generate(cells, scratch, self._mode(forced))
         return list(scratch[_MOVES:_MOVES + n])
 
     def count_moves(self):
