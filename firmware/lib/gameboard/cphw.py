@@ -278,7 +278,8 @@ def restarted():
 def fault(message):
     """As hw.fault: repeat `message` as an error event every 2 s on the host link and blink the
     Pico's LED quickly, feeding a running watchdog. Never returns."""
-    led = digitalio.DigitalInOut(board.LED)
+    # getattr: the stubs' generic `board` has no LED; the Pico's does
+    led = digitalio.DigitalInOut(getattr(board, "LED"))  # noqa: B009
     led.switch_to_output()
     line = json.dumps({"v": 2, "event": "error", "error": message}) + "\n"
     link = UsbSerial()
