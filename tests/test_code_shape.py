@@ -37,11 +37,7 @@ TO_SHRINK = {
     "hardware/make.py:template_pdf": 67,
     "hardware/pcb/board.py": 617,
     "hardware/pcb/board.py:Builder._route": 62,
-    "hardware/pcb/circuit.py:_corner": 63,
-    "hardware/pcb/make.py:generate": 64,
-    "hardware/pcb/params.py:Params.__init__": 67,
     "hardware/pcb/router.py:Grid._search": 115,
-    "hardware/stack/render.py:section": 68,
 }
 
 
