@@ -35,8 +35,6 @@ TO_SHRINK = {
     "hardware/make.py:diagram": 89,
     "hardware/make.py:wiring": 79,
     "hardware/make.py:template_pdf": 67,
-    "hardware/pcb/board.py": 617,
-    "hardware/pcb/board.py:Builder._route": 62,
     "hardware/pcb/router.py:Grid._search": 115,
 }
 

@@ -146,10 +146,10 @@ def _project_files(path, work):
 
 def _plots(params, board, builder, work):
     """The fab files (Gerbers, drill, BOM, placement), the pictures and the schematic."""
-    import board as B
     import fab
     import render
     import schematic
+    from frame import kpos
 
     files = {}
     names = fab.plot(board, work / "fab")
@@ -159,7 +159,7 @@ def _plots(params, board, builder, work):
     bom, cpl = fab.assembly(board, builder.components)
     files["fab/%s-bom.csv" % NAME] = bom.encode()
     files["fab/%s-cpl.csv" % NAME] = cpl.encode()
-    origin = B.kpos(0.0, 0.0)
+    origin = kpos(0.0, 0.0)
     for side in ("front", "back"):
         files["board-%s.svg" % side] = render.picture(
             board, side, params.width, params.height, params.corner_radius, origin).encode()
