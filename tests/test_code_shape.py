@@ -31,10 +31,6 @@ TO_SHRINK = {
     "host_sim/fakes/machine.py": 514,
     "host_sim/play.py:versus": 78,
     "host_sim/web/simdriver.py": 774,
-    "hardware/make.py": 746,
-    "hardware/make.py:diagram": 89,
-    "hardware/make.py:wiring": 79,
-    "hardware/make.py:template_pdf": 67,
     "hardware/pcb/router.py:Grid._search": 115,
 }
 

@@ -20,7 +20,7 @@ from footprints import FOOTPRINTS, pico_pin
 FOOTPRINT_DIRS = [Path(os.environ.get("KICAD6_FOOTPRINT_DIR", "/usr/share/kicad/footprints"))]
 PROJECT_LIBRARY = P.HERE / "iago.pretty"
 
-PICO_PIN = P.MAKE.PICO_PIN           # GPIO -> Pico pin number
+PICO_PIN = P.PICO_PIN
 PICO_GND_PINS = (3, 8, 13, 18, 23, 28, 33, 38)
 PICO_3V3, PICO_VSYS, PICO_VBUS = 36, 39, 40
 

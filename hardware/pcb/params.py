@@ -5,7 +5,6 @@ Coordinates here are the board's (design.toml): mm, origin at the centre hex E5,
 higher positions along a row, y toward row I, angles counter-clockwise seen from the top.
 """
 
-import importlib.util
 import math
 import sys
 import tomllib
@@ -19,11 +18,13 @@ sys.path.insert(0, str(ROOT / "firmware" / "lib"))   # the firmware's own map ch
 from gameboard import boardmap  # noqa: E402
 from iago import hexgrid  # noqa: E402
 
-# hardware/make.py, the generator of the diagrams and the template: the Pico's pin numbers,
-# its drawing model (the schematic's) and how paths are shown are shared from there.
-_spec = importlib.util.spec_from_file_location("hardware_make", HARDWARE / "make.py")
-MAKE = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(MAKE)
+# The build documents' generator (hardware/make.py) shares the Pico's pin numbers, its
+# drawing model (the schematic's) and how paths are shown.
+sys.path.insert(0, str(ROOT))
+from hardware.builddocs import drawing, shown_path, wiring  # noqa: E402
+
+PICO_PIN = wiring.PICO_PIN           # GPIO -> Pico pin number
+Drawing = drawing.Drawing
 
 DESIGN = HARDWARE / "design.toml"
 PCB = HERE / "pcb.toml"
@@ -272,4 +273,4 @@ def cell_name(cell):
     return hexgrid.cell_name(cell)
 
 
-shown = MAKE.shown_path
+shown = shown_path
