@@ -20,6 +20,7 @@ HOT = {
     "firmware/lib/iago/engine.py:Search._run",       # the engine's search walk
     "firmware/lib/iago/search.py:Search._run",       # the plain searcher's walk
     "firmware/lib/iago/movegen.py:generate",         # move generation, the rules' kernel
+    "hardware/pcb/router.py:Grid._walk",             # the router's A* loop: a call a node costs
 }
 TO_SHRINK = {
     "firmware/lib/gameboard/app.py:App.step": 115,
@@ -31,7 +32,6 @@ TO_SHRINK = {
     "host_sim/fakes/machine.py": 514,
     "host_sim/play.py:versus": 78,
     "host_sim/web/simdriver.py": 774,
-    "hardware/pcb/router.py:Grid._search": 115,
 }
 
 

@@ -36,7 +36,8 @@ def hex_points(cx, cy, flats, shrink=0.0):
 
 def shape(bmap):
     """(cell names, cell count, centre(cell, flats) -> (x, y), outline(x, y, flats) -> points,
-    (width, height)) of the map's board: hexes, or squares with rank 1 at the bottom."""
+    size(flats) -> (width, height), which side is at the bottom) of the map's board: hexes, or
+    squares with rank 1 at the bottom."""
     if bmap.geometry == "hex":
         return (hexgrid.cell_name, CELLS, cell_centre, hex_points, board_size,
                 "row A (dark's side) at the bottom")

@@ -11,6 +11,7 @@ import circuit as C
 import finish
 import params as P
 import router as R
+import shapes as S
 from frame import B, F, KLAYER, ORIGIN_X, ORIGIN_Y, kpos, mm, wxmm
 
 
@@ -206,12 +207,12 @@ class Builder:
                      ((p.width / 2, -p.height / 2), (p.width / 2, p.height / 2)),
                      ((p.width / 2, p.height / 2), (-p.width / 2, p.height / 2)),
                      ((-p.width / 2, p.height / 2), (-p.width / 2, -p.height / 2))):
-            grid.add_keepout((F, B), R.Segment(kpos(*a), kpos(*b), edge))
+            grid.add_keepout((F, B), S.Segment(kpos(*a), kpos(*b), edge))
         # Beyond a rounded corner: what the edge bands leave of it, on the diagonal.
         reach = p.corner_radius * (math.sqrt(2) - 1) + edge
         for sx in (-1, 1):
             for sy in (-1, 1):
-                grid.add_keepout((F, B), R.Circle(kpos(sx * p.width / 2, sy * p.height / 2),
+                grid.add_keepout((F, B), S.Circle(kpos(sx * p.width / 2, sy * p.height / 2),
                                                   reach))
         for _, pads in sorted(self.pads.items()):
             for pad in pads:
@@ -223,15 +224,15 @@ class Builder:
         angle = pad.GetOrientationDegrees()
         shape = pad.GetShape()
         if shape == pcbnew.PAD_SHAPE_CIRCLE:
-            return R.Circle((cx, cy), sx / 2.0)
+            return S.Circle((cx, cy), sx / 2.0)
         if shape == pcbnew.PAD_SHAPE_OVAL and abs(sx - sy) > 1e-6:
             long, short = max(sx, sy), min(sx, sy)
             a = math.radians(angle + (0 if sx > sy else 90))
             dx, dy = (long - short) / 2.0 * math.cos(a), -(long - short) / 2.0 * math.sin(a)
-            return R.Segment((cx - dx, cy - dy), (cx + dx, cy + dy), short / 2.0)
+            return S.Segment((cx - dx, cy - dy), (cx + dx, cy + dy), short / 2.0)
         if shape == pcbnew.PAD_SHAPE_OVAL:
-            return R.Circle((cx, cy), sx / 2.0)
-        return R.Rect((cx, cy), (sx, sy), angle)
+            return S.Circle((cx, cy), sx / 2.0)
+        return S.Rect((cx, cy), (sx, sy), angle)
 
     def pad_layers(self, pad):
         return tuple(k for k, layer in enumerate(KLAYER) if pad.IsOnLayer(layer))
@@ -242,7 +243,7 @@ class Builder:
         hole = pad.GetPosition()
         if attribute == pcbnew.PAD_ATTRIB_NPTH:
             radius = mm(pad.GetDrillSize().x) / 2.0
-            grid.add_keepout((F, B), R.Circle((mm(hole.x), mm(hole.y)),
+            grid.add_keepout((F, B), S.Circle((mm(hole.x), mm(hole.y)),
                                               radius + self.p.rules["clearance"] + 1.0))
             grid.add_hole((mm(hole.x), mm(hole.y)), radius)
             return
