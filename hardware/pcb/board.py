@@ -467,10 +467,6 @@ class Builder:
         self.connect("R3", "2")
 
 
-def _sign(v):
-    return (v > 0) - (v < 0)
-
-
 def _samples(a, b, step):
     length = math.hypot(b[0] - a[0], b[1] - a[1])
     n = max(1, int(length / step))
