@@ -20,6 +20,7 @@ HOT = {
     "firmware/lib/iago/engine.py:Search._run",       # the engine's search walk
     "firmware/lib/iago/search.py:Search._run",       # the plain searcher's walk
     "firmware/lib/iago/movegen.py:generate",         # move generation, the rules' kernel
+    "hardware/pcb/router.py:Grid._walk",             # the router's A* loop: a call a node costs
 }
 TO_SHRINK = {
     "firmware/lib/gameboard/app.py:App.step": 115,
@@ -31,17 +32,6 @@ TO_SHRINK = {
     "host_sim/fakes/machine.py": 514,
     "host_sim/play.py:versus": 78,
     "host_sim/web/simdriver.py": 774,
-    "hardware/make.py": 746,
-    "hardware/make.py:diagram": 89,
-    "hardware/make.py:wiring": 79,
-    "hardware/make.py:template_pdf": 67,
-    "hardware/pcb/board.py": 617,
-    "hardware/pcb/board.py:Builder._route": 62,
-    "hardware/pcb/circuit.py:_corner": 63,
-    "hardware/pcb/make.py:generate": 64,
-    "hardware/pcb/params.py:Params.__init__": 67,
-    "hardware/pcb/router.py:Grid._search": 115,
-    "hardware/stack/render.py:section": 68,
 }
 
 

@@ -179,7 +179,7 @@ def test_the_template_marks_ring_centre_and_names():
         r'fill="#444444">([^<]+)<', svg)}
     assert sorted(labels) == sorted(["rules", "penalty", "hints", "brightness", "palette",
                                      "computer's side", "computer's level"])
-    for name, setting in make.SETTINGS.items():
+    for name, setting in make.template.SETTINGS.items():
         assert abs(labels[setting] - centres[NAMES.index(name)][0]) < 0.01, name
 
 

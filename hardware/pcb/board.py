@@ -1,9 +1,6 @@
 """The board in KiCad: footprints placed from the circuit, the long copper laid straight, the
-rest routed by router.py, GND poured on both layers, the silkscreen. Needs KiCad 6's pcbnew.
-
-KiCad's frame: mm, y down, with E5 at (ORIGIN_X, ORIGIN_Y); board coordinates (y toward
-row I) map to (ORIGIN_X + x, ORIGIN_Y - y), and a rotation counter-clockwise seen from the
-top is KiCad's orientation.
+rest routed by router.py; finish.py then makes the tracks, the GND pours and the silkscreen.
+Coordinates are KiCad's (frame.py). Needs KiCad 6's pcbnew.
 """
 
 import math
@@ -11,24 +8,11 @@ import math
 import pcbnew
 
 import circuit as C
+import finish
 import params as P
 import router as R
-
-ORIGIN_X, ORIGIN_Y = 200.0, 200.0
-F, B = 0, 1
-KLAYER = (pcbnew.F_Cu, pcbnew.B_Cu)
-
-
-def kpos(x, y):
-    return ORIGIN_X + x, ORIGIN_Y - y
-
-
-def wxmm(p):
-    return pcbnew.wxPointMM(float(p[0]), float(p[1]))
-
-
-def mm(nm):
-    return pcbnew.ToMM(nm)
+import shapes as S
+from frame import B, F, KLAYER, ORIGIN_X, ORIGIN_Y, kpos, mm, wxmm
 
 
 class Builder:
@@ -56,9 +40,9 @@ class Builder:
         self._grid()
         self._fixed_copper()
         self._route()
-        self._copy_copper()
-        self._zones()
-        self._silkscreen()
+        finish.copy_copper(self)
+        finish.zones(self)
+        finish.silkscreen(self)
         return self.board
 
     def _settings(self):
@@ -223,12 +207,12 @@ class Builder:
                      ((p.width / 2, -p.height / 2), (p.width / 2, p.height / 2)),
                      ((p.width / 2, p.height / 2), (-p.width / 2, p.height / 2)),
                      ((-p.width / 2, p.height / 2), (-p.width / 2, -p.height / 2))):
-            grid.add_keepout((F, B), R.Segment(kpos(*a), kpos(*b), edge))
+            grid.add_keepout((F, B), S.Segment(kpos(*a), kpos(*b), edge))
         # Beyond a rounded corner: what the edge bands leave of it, on the diagonal.
         reach = p.corner_radius * (math.sqrt(2) - 1) + edge
         for sx in (-1, 1):
             for sy in (-1, 1):
-                grid.add_keepout((F, B), R.Circle(kpos(sx * p.width / 2, sy * p.height / 2),
+                grid.add_keepout((F, B), S.Circle(kpos(sx * p.width / 2, sy * p.height / 2),
                                                   reach))
         for _, pads in sorted(self.pads.items()):
             for pad in pads:
@@ -240,15 +224,15 @@ class Builder:
         angle = pad.GetOrientationDegrees()
         shape = pad.GetShape()
         if shape == pcbnew.PAD_SHAPE_CIRCLE:
-            return R.Circle((cx, cy), sx / 2.0)
+            return S.Circle((cx, cy), sx / 2.0)
         if shape == pcbnew.PAD_SHAPE_OVAL and abs(sx - sy) > 1e-6:
             long, short = max(sx, sy), min(sx, sy)
             a = math.radians(angle + (0 if sx > sy else 90))
             dx, dy = (long - short) / 2.0 * math.cos(a), -(long - short) / 2.0 * math.sin(a)
-            return R.Segment((cx - dx, cy - dy), (cx + dx, cy + dy), short / 2.0)
+            return S.Segment((cx - dx, cy - dy), (cx + dx, cy + dy), short / 2.0)
         if shape == pcbnew.PAD_SHAPE_OVAL:
-            return R.Circle((cx, cy), sx / 2.0)
-        return R.Rect((cx, cy), (sx, sy), angle)
+            return S.Circle((cx, cy), sx / 2.0)
+        return S.Rect((cx, cy), (sx, sy), angle)
 
     def pad_layers(self, pad):
         return tuple(k for k, layer in enumerate(KLAYER) if pad.IsOnLayer(layer))
@@ -259,7 +243,7 @@ class Builder:
         hole = pad.GetPosition()
         if attribute == pcbnew.PAD_ATTRIB_NPTH:
             radius = mm(pad.GetDrillSize().x) / 2.0
-            grid.add_keepout((F, B), R.Circle((mm(hole.x), mm(hole.y)),
+            grid.add_keepout((F, B), S.Circle((mm(hole.x), mm(hole.y)),
                                               radius + self.p.rules["clearance"] + 1.0))
             grid.add_hole((mm(hole.x), mm(hole.y)), radius)
             return
@@ -400,40 +384,60 @@ class Builder:
         self.connect(ref, number, "power", target="via")
 
     def _route(self):
-        p = self.p
-        bmap = p.map
-        hexes = [c for c in range(P.CELLS)]
+        self._route_hexes()
+        self._route_led_chain()
+        pico_pin = self._pico_pins()
+        self._route_rows(pico_pin)
+        self._route_columns(pico_pin)
+        self._route_corner(pico_pin)
+
+    def _route_hexes(self):
         self.log("routing the hexes")
-        for cell in hexes:
+        for cell in range(P.CELLS):
             n = cell + 1
             self.connect("LED%d" % n, "1", "power")
             self.connect("C%d" % n, "1", "power")
             self.ground("C%d" % n, "2")
             self.ground("LED%d" % n, "3")
             self.connect("D%d" % n, "2", target=("SW%d" % n, "2"))
+
+    def _route_led_chain(self):
         self.log("routing the LED chain")
+        bmap = self.p.map
         for led in range(bmap.cells - 1):
             a = bmap.cell_of_led[led] + 1
             b = bmap.cell_of_led[led + 1] + 1
             self.connect("LED%d" % a, "2", target=("LED%d" % b, "4"))
-        self.log("routing the row lines")
-        for cell in hexes:
-            self.connect("D%d" % (cell + 1), "1")
+
+    def _pico_pins(self):
+        """{net: the Pico's pin number} of its connected pins."""
         pico_pin = {}
         for number in range(1, 41):
             pad = self.pads[("U1", str(number))][0]
             if pad.GetNetname():
                 pico_pin[pad.GetNetname()] = str(number)
-        for line in range(len(bmap.row_pins)):
+        return pico_pin
+
+    def _route_rows(self, pico_pin):
+        self.log("routing the row lines")
+        for cell in range(P.CELLS):
+            self.connect("D%d" % (cell + 1), "1")
+        for line in range(len(self.p.map.row_pins)):
             self.connect("U1", pico_pin["ROW%d" % line])
+
+    def _route_columns(self, pico_pin):
         self.log("routing the column lines")
-        for col in range(len(bmap.col_pins)):
-            cells = [c for c in hexes if p.crossing(c)[1] == col]
+        p = self.p
+        for col in range(len(p.map.col_pins)):
+            cells = [c for c in range(P.CELLS) if p.crossing(c)[1] == col]
             cells.sort(key=lambda c: (P.hexgrid.ROW_OF[c], -p.hex_centre(c)[0]))
             self.root("U1", pico_pin["COL%d" % col])
             for cell in cells:
                 self.connect("SW%d" % (cell + 1), "1", prefer=B)
+
+    def _route_corner(self, pico_pin):
         self.log("routing the corner")
+        bmap = self.p.map
         # Ground first (each pad to a via of the pours right beside it), then 5 V and 3.3 V,
         # then the signals: a pad hemmed in by the others' tracks would find no way out.
         for ref, numbers in (("U2", "1 5 7 9 12"), ("U3", "1 2 3 4 7"), ("C101", "2"),
@@ -461,154 +465,6 @@ class Builder:
         self.connect("U1", pico_pin["I2C_SCL"], target=("U3", "6"))
         self.connect("R2", "2")
         self.connect("R3", "2")
-
-    def _trim(self):
-        """Cut each straight bus back to the stretch between its outermost connections: an
-        end that leads nowhere would be a dangling stub (KiCad's DRC says so)."""
-        tracks = self.grid.tracks
-        for index, ends in self.fixed:
-            net, layer, a, b, width = tracks[index]
-            length = math.hypot(b[0] - a[0], b[1] - a[1])
-            ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-
-            def along(pt, a=a, ux=ux, uy=uy):
-                dx, dy = pt[0] - a[0], pt[1] - a[1]
-                t = dx * ux + dy * uy
-                off = abs(-dx * uy + dy * ux)
-                return t, off
-
-            hits = []
-            for k, (n, lay, p, q, _) in enumerate(tracks):
-                if n != net or k == index or (lay != layer):
-                    continue
-                for pt in (p, q):
-                    t, off = along(pt)
-                    if (-width <= t <= length + width and
-                            math.hypot(max(0.0, -t, t - length), off) <= width / 2.0 + 0.01):
-                        hits.append(t)
-            for n, at in self.grid.vias:
-                t, off = along(at)
-                if n == net and (-width <= t <= length + width and
-                                 math.hypot(max(0.0, -t, t - length), off) <= width / 2.0 + 0.3):
-                    hits.append(t)
-            for pads in self.pads.values():
-                for pad in pads:
-                    if self.net_id.get(pad.GetNetname()) != net or not pad.IsOnLayer(
-                            KLAYER[layer]):
-                        continue
-                    shape = self.pad_shape(pad)
-                    x0, y0, x1, y1 = shape.bbox(width / 2.0)
-                    if (x1 < min(a[0], b[0]) or x0 > max(a[0], b[0]) or
-                            y1 < min(a[1], b[1]) or y0 > max(a[1], b[1])):
-                        continue
-                    centre, _ = along(((x0 + x1) / 2.0, (y0 + y1) / 2.0))
-                    reach = max(x1 - x0, y1 - y0)
-                    for k in range(int(reach * 20) + 1):
-                        t = centre - reach / 2.0 + k * 0.05
-                        if 0 <= t <= length and shape.distance(
-                                a[0] + ux * t, a[1] + uy * t) < width / 2.0:
-                            hits.append(t)
-            if ends == "start":
-                hits.append(length)           # the end that meets the trunk stays
-            if not hits:
-                tracks[index] = None
-                continue
-            t0, t1 = max(0.0, min(hits)), min(length, max(hits))
-            if t1 - t0 < 0.01:
-                tracks[index] = None
-                continue
-            tracks[index] = (net, layer, (a[0] + ux * t0, a[1] + uy * t0),
-                             (a[0] + ux * t1, a[1] + uy * t1), width)
-
-    def _copy_copper(self):
-        self._trim()
-        for item in self.grid.tracks:
-            if item is None:
-                continue
-            net, layer, a, b, width = item
-            track = pcbnew.PCB_TRACK(self.board)
-            track.SetStart(wxmm(a))
-            track.SetEnd(wxmm(b))
-            track.SetWidth(pcbnew.FromMM(width))
-            track.SetLayer(KLAYER[layer])
-            track.SetNet(self._info(net))
-            self.board.Add(track)
-        for net, at in self.grid.vias:
-            via = pcbnew.PCB_VIA(self.board)
-            via.SetPosition(wxmm(at))
-            via.SetWidth(pcbnew.FromMM(self.p.rules["via_diameter"]))
-            via.SetDrill(pcbnew.FromMM(self.p.rules["via_drill"]))
-            via.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
-            via.SetNet(self._info(net))
-            self.board.Add(via)
-
-    def _info(self, net):
-        if not hasattr(self, "_by_id"):
-            self._by_id = {v: self.netinfo[k] for k, v in self.net_id.items()}
-        return self._by_id[net]
-
-    # --- pours and silkscreen ---------------------------------------------------------------
-
-    def _zones(self):
-        p, r = self.p, self.p.rules
-        inset = r["edge_clearance"]
-        w, h = p.width / 2.0 - inset, p.height / 2.0 - inset
-        for layer in KLAYER:
-            zone = pcbnew.ZONE(self.board)
-            zone.SetLayer(layer)
-            zone.SetNet(self.netinfo["GND"])
-            zone.SetLocalClearance(pcbnew.FromMM(r["zone_clearance"]))
-            zone.SetMinThickness(pcbnew.FromMM(0.25))
-            zone.SetThermalReliefGap(pcbnew.FromMM(0.3))
-            zone.SetThermalReliefSpokeWidth(pcbnew.FromMM(0.4))
-            zone.SetPadConnection(pcbnew.ZONE_CONNECTION_THT_THERMAL)
-            zone.SetIslandRemovalMode(pcbnew.ISLAND_REMOVAL_MODE_ALWAYS)
-            outline = zone.Outline()
-            outline.NewOutline()
-            for x, y in ((-w, -h), (w, -h), (w, h), (-w, h)):
-                X, Y = kpos(x, y)
-                outline.Append(pcbnew.FromMM(X), pcbnew.FromMM(Y))
-            self.board.Add(zone)
-
-    def _silkscreen(self):
-        p = self.p
-        for cell in range(P.CELLS):
-            cx, cy = p.hex_centre(cell)
-            spot = self._free_spot(cx, cy)
-            self._text(P.cell_name(cell), spot, 2.0)
-        # The board's name and revision in the corner right of row I, clear of the trunk.
-        x = p.width / 2.0 - 12.0
-        y = p.height / 2.0 - 8.0
-        self._text("IAGO BOARD", (x, y), 3.5, "right")
-        self._text("map %s" % p.map.name, (x, y - 5.0), 1.5, "right")
-        self._text("hardware/pcb: make hardware", (x, y - 7.5), 1.5, "right")
-
-    def _free_spot(self, cx, cy):
-        pitch = self.p.pitch
-        # Inside the hex, at its upper left (the LED and reed switch are in the middle).
-        for dx, dy in ((-0.25, 0.2), (0.25, 0.2), (-0.25, -0.2), (0.25, -0.2), (0.0, -0.35),
-                       (0.0, 0.35)):
-            x, y = cx + dx * pitch, cy + dy * pitch
-            X, Y = kpos(x, y)
-            if all(self.pad_shape(pad).distance(X, Y) > 2.5
-                   for pads in self.pads.values() for pad in pads):
-                return x, y
-        return cx - 0.25 * pitch, cy + 0.2 * pitch
-
-    def _text(self, text, at, size, justify="centre"):
-        item = pcbnew.PCB_TEXT(self.board)
-        item.SetText(text)
-        if justify == "right":
-            item.SetHorizJustify(pcbnew.GR_TEXT_HJUSTIFY_RIGHT)
-        item.SetPosition(wxmm(kpos(*at)))
-        item.SetLayer(pcbnew.F_SilkS)
-        item.SetTextSize(pcbnew.wxSizeMM(size, size))
-        item.SetTextThickness(pcbnew.FromMM(size * 0.15))
-        self.board.Add(item)
-
-
-def _sign(v):
-    return (v > 0) - (v < 0)
 
 
 def _samples(a, b, step):

@@ -20,7 +20,7 @@ from footprints import FOOTPRINTS, pico_pin
 FOOTPRINT_DIRS = [Path(os.environ.get("KICAD6_FOOTPRINT_DIR", "/usr/share/kicad/footprints"))]
 PROJECT_LIBRARY = P.HERE / "iago.pretty"
 
-PICO_PIN = P.MAKE.PICO_PIN           # GPIO -> Pico pin number
+PICO_PIN = P.PICO_PIN
 PICO_GND_PINS = (3, 8, 13, 18, 23, 28, 33, 38)
 PICO_3V3, PICO_VSYS, PICO_VBUS = 36, 39, 40
 
@@ -122,9 +122,9 @@ def build(params):
     return out
 
 
-def _corner(params):
+def _pico_nets(params):
+    """{Pico pin number: net} of the board map's lines, the FRAM's I2C pair and the power."""
     bmap = params.map
-    parts = params.parts
     pico_nets = {}
     for r, gpio in enumerate(bmap.row_pins):
         pico_nets[str(PICO_PIN[gpio])] = "ROW%d" % r
@@ -141,8 +141,15 @@ def _corner(params):
     for pin in PICO_GND_PINS:
         pico_nets[str(pin)] = "GND"
     pico_nets.update({str(PICO_3V3): "+3V3", str(PICO_VSYS): "VSYS", str(PICO_VBUS): "VBUS"})
+    return pico_nets
+
+
+def _corner(params):
+    """The Pico and the parts around it, then the parts at the board's edge."""
+    bmap = params.map
+    parts = params.parts
     pico = params.pico
-    out = [Component("U1", parts["pico"], pico.x, pico.y, pico.rotation, pico_nets)]
+    out = [Component("U1", parts["pico"], pico.x, pico.y, pico.rotation, _pico_nets(params))]
 
     def near(key, ref, part, nets):
         c = params.corner[key]
@@ -162,6 +169,15 @@ def _corner(params):
     near("fram_capacitor", "C102", "fram_capacitor", {"1": "+3V3", "2": g})
     near("sda_pullup", "R2", "pullup", {"1": "+3V3", "2": "I2C_SDA"})
     near("scl_pullup", "R3", "pullup", {"1": "+3V3", "2": "I2C_SCL"})
+    return out + _edge_parts(params)
+
+
+def _edge_parts(params):
+    """The buttons, the power jack, the bulk capacitor, the mounting holes and fiducials."""
+    bmap = params.map
+    parts = params.parts
+    g, v = "GND", "+5V"
+    out = []
     # The buttons: design.toml gives the middle of the 6 x 6 mm body; the footprint's origin
     # is pad 1, 3.25 mm left of and 2.25 mm above the middle.
     for ref, name in (("SW101", "select"), ("SW102", "confirm")):

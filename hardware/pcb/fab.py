@@ -132,7 +132,7 @@ def _ref_key(ref):
 
 def set_origin(board, params):
     """Put KiCad's auxiliary origin (the fab files' zero) at the board's bottom left corner."""
-    from board import kpos, wxmm
+    from frame import kpos, wxmm
     board.GetDesignSettings().SetAuxOrigin(wxmm(kpos(-params.width / 2.0,
                                                      -params.height / 2.0)))
 

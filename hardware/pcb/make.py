@@ -74,14 +74,30 @@ def generate(params, work, log):
     the DRC's (violations, unconnected))."""
     import pcbnew
 
-    import board as B
-    import circuit
-    import fab
-    import footprints
-    import render
-    import schematic
+    files = _footprint_library(work)
+    # pcbnew saves items in the order of their ids, random unless seeded.
+    pcbnew.KIID.SeedGenerator(2023)
+    started = time.time()
 
-    # The project's own footprints, written where pcbnew loads them from.
+    def stamped(line):
+        log("  %5.1f s  %s" % (time.time() - started, line))
+
+    builder, path = _build(params, work, stamped)
+    files.update(_project_files(path, work))
+    board = pcbnew.LoadBoard(str(path))
+    report, counts = drc(board, work)
+    files["drc.txt"] = report.encode()
+    stamped("KiCad's DRC: %d violations, %d unconnected pads" % counts)
+    files.update(_plots(params, board, builder, work))
+    stamped("plotted")
+    return files, counts
+
+
+def _footprint_library(work):
+    """The project's own footprints, written where pcbnew loads them from."""
+    import circuit
+    import footprints
+
     library = work / "iago.pretty"
     library.mkdir()
     files = {}
@@ -90,35 +106,52 @@ def generate(params, work, log):
         files["iago.pretty/%s.kicad_mod" % name] = text.encode()
         (library / (name + ".kicad_mod")).write_text(text)
     circuit.PROJECT_LIBRARY = library
-    # pcbnew saves items in the order of their ids, random unless seeded.
-    pcbnew.KIID.SeedGenerator(2023)
-    started = time.time()
-    builder = B.Builder(params, log=lambda line: log("  %5.1f s  %s" % (time.time() - started,
-                                                                         line)))
+    return files
+
+
+def _build(params, work, log):
+    """Place, route and pour the board; saved in `work`, returns (the builder, its path)."""
+    import pcbnew
+
+    import board as B
+    import fab
+
+    builder = B.Builder(params, log=log)
     board = builder.build()
     fab.set_origin(board, params)
-    log("  %5.1f s  placed %d parts, routed %d tracks and %d vias"
-        % (time.time() - started, len(builder.components), len(builder.grid.tracks),
-           len(builder.grid.vias)))
+    log("placed %d parts, routed %d tracks and %d vias"
+        % (len(builder.components), len(builder.grid.tracks), len(builder.grid.vias)))
     path = work / (NAME + ".kicad_pcb")
     pcbnew.SaveBoard(str(path), board)
     # Filling the pours needs a board read from a file (on one built in memory it crashes).
     board = pcbnew.LoadBoard(str(path))
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())
     pcbnew.SaveBoard(str(path), board)
-    log("  %5.1f s  poured GND" % (time.time() - started))
+    log("poured GND")
+    return builder, path
+
+
+def _project_files(path, work):
+    """The KiCad project: the board renumbered (rewritten at `path`), its project file and
+    the footprint library table."""
     text = renumbered(path.read_text())
-    files[NAME + ".kicad_pcb"] = text.encode()
-    files[NAME + ".kicad_pro"] = project_file(work / (NAME + ".kicad_pro"))
-    files["fp-lib-table"] = ('(fp_lib_table\n  (lib (name "iago")(type "KiCad")'
-                             '(uri "${KIPRJMOD}/iago.pretty")(options "")'
-                             '(descr "The Iago board\'s own footprints"))\n)\n').encode()
+    files = {NAME + ".kicad_pcb": text.encode(),
+             NAME + ".kicad_pro": project_file(work / (NAME + ".kicad_pro")),
+             "fp-lib-table": ('(fp_lib_table\n  (lib (name "iago")(type "KiCad")'
+                              '(uri "${KIPRJMOD}/iago.pretty")(options "")'
+                              '(descr "The Iago board\'s own footprints"))\n)\n').encode()}
     path.write_text(text)
-    board = pcbnew.LoadBoard(str(path))
-    report, counts = drc(board, work)
-    files["drc.txt"] = report.encode()
-    log("  %5.1f s  KiCad's DRC: %d violations, %d unconnected pads"
-        % (time.time() - started, counts[0], counts[1]))
+    return files
+
+
+def _plots(params, board, builder, work):
+    """The fab files (Gerbers, drill, BOM, placement), the pictures and the schematic."""
+    import fab
+    import render
+    import schematic
+    from frame import kpos
+
+    files = {}
     names = fab.plot(board, work / "fab")
     for name in names:
         files["fab/" + name] = (work / "fab" / name).read_bytes()
@@ -126,13 +159,12 @@ def generate(params, work, log):
     bom, cpl = fab.assembly(board, builder.components)
     files["fab/%s-bom.csv" % NAME] = bom.encode()
     files["fab/%s-cpl.csv" % NAME] = cpl.encode()
-    origin = B.kpos(0.0, 0.0)
+    origin = kpos(0.0, 0.0)
     for side in ("front", "back"):
         files["board-%s.svg" % side] = render.picture(
             board, side, params.width, params.height, params.corner_radius, origin).encode()
     files["schematic.svg"] = schematic.draw(params, builder.components).encode()
-    log("  %5.1f s  plotted" % (time.time() - started))
-    return files, counts
+    return files
 
 
 def renumbered(text):

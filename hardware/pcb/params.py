@@ -5,7 +5,6 @@ Coordinates here are the board's (design.toml): mm, origin at the centre hex E5,
 higher positions along a row, y toward row I, angles counter-clockwise seen from the top.
 """
 
-import importlib.util
 import math
 import sys
 import tomllib
@@ -19,11 +18,13 @@ sys.path.insert(0, str(ROOT / "firmware" / "lib"))   # the firmware's own map ch
 from gameboard import boardmap  # noqa: E402
 from iago import hexgrid  # noqa: E402
 
-# hardware/make.py, the generator of the diagrams and the template: the Pico's pin numbers,
-# its drawing model (the schematic's) and how paths are shown are shared from there.
-_spec = importlib.util.spec_from_file_location("hardware_make", HARDWARE / "make.py")
-MAKE = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(MAKE)
+# The build documents' generator (hardware/make.py) shares the Pico's pin numbers, its
+# drawing model (the schematic's) and how paths are shown.
+sys.path.insert(0, str(ROOT))
+from hardware.builddocs import drawing, shown_path, wiring  # noqa: E402
+
+PICO_PIN = wiring.PICO_PIN           # GPIO -> Pico pin number
+Drawing = drawing.Drawing
 
 DESIGN = HARDWARE / "design.toml"
 PCB = HERE / "pcb.toml"
@@ -121,6 +122,19 @@ class Params:
         self.sources = {"design": Path(design), "pcb": Path(pcb), "map": Path(board_map)}
         design_data = _load_toml(design)
         pcb_data = _load_toml(pcb)
+        self._load_map(board_map)
+        self._design(design_data)
+        self._pcb(pcb_data)
+        self._parts(design_data, pcb_data)
+        self._hexes_fit()
+        for key in ("led", "led_capacitor", "matrix_diode", "reed", "pico",
+                    "level_shifter", "capacitor", "data_resistor", "pullup", "fram",
+                    "fram_capacitor", "schottky", "bulk_capacitor", "power_jack", "button",
+                    "mounting_hole", "fiducial"):
+            if key not in self.parts:
+                raise ParamError("pcb.toml: missing [parts.%s]" % key)
+
+    def _load_map(self, board_map):
         try:
             self.map = boardmap.load(str(board_map))
         except OSError as exc:
@@ -131,18 +145,22 @@ class Params:
             raise ParamError("%s is a square board's map: the PCB is the 61-hex board"
                              % Path(board_map).name)
         self.map_name = Path(board_map).name
+
+    def _design(self, design_data):
+        """The pitch, the hex's LED and reed switch, the window and the outline."""
         where = "design.toml"
         self.pitch = _number(_table(design_data, "board", where), "pitch", where, 20, 100)
-        led = _table(design_data, "parts.led", where)
-        reed = _table(design_data, "parts.reed", where)
-        self.led = _placement(led, where + " [parts.led]")
-        self.reed = _placement(reed, where + " [parts.reed]")
+        self.led = _placement(_table(design_data, "parts.led", where), where + " [parts.led]")
+        self.reed = _placement(_table(design_data, "parts.reed", where),
+                               where + " [parts.reed]")
         self.stack = _table(design_data, "stack", where)
         wall = _number(self.stack, "light_wall", where + " [stack]", 0, self.pitch / 2)
         # Every part of a hex stays inside its window: the hex less the walls.
         self.window = (self.pitch - wall) / 2.0
         self._outline(_table(design_data, "pcb", where))
 
+    def _pcb(self, pcb_data):
+        """pcb.toml's rules, the row lines, the hex's own parts, the corner and the FRAM."""
         where = "pcb.toml"
         rules = _table(pcb_data, "rules", where)
         self.rules = {k: _number(rules, k, where + " [rules]", 0.05, 10) for k in (
@@ -163,13 +181,18 @@ class Params:
         fram = _table(pcb_data, "fram", where)
         self.fram_sda = int(_number(fram, "sda_gpio", where + " [fram]", 0, 28))
         self.fram_scl = int(_number(fram, "scl_gpio", where + " [fram]", 0, 28))
+
+    def _parts(self, design_data, pcb_data):
+        """The parts to order; the LED and the reed switch as design.toml names them."""
+        led = _table(design_data, "parts.led", "design.toml")
+        reed = _table(design_data, "parts.reed", "design.toml")
         footprints = {"led": led.get("footprint"), "reed": reed.get("footprint")}
         for key, value in footprints.items():
             if not isinstance(value, str):
                 raise ParamError("design.toml [parts.%s]: footprint must name the part's KiCad "
                                  "footprint (LIBRARY:NAME)" % key)
         self.parts = {k: Part(k, v, footprints.get(k))
-                      for k, v in _table(pcb_data, "parts", where).items()}
+                      for k, v in _table(pcb_data, "parts", "pcb.toml").items()}
         for key, design_part in (("led", led.get("part")), ("reed", reed.get("part"))):
             mpn = self.parts[key].mpn if key in self.parts else ""
             if not isinstance(design_part, str) or not (
@@ -177,13 +200,6 @@ class Params:
                 raise ParamError("design.toml [parts.%s] is the part %r, but pcb.toml "
                                  "[parts.%s] orders %r: make them agree"
                                  % (key, design_part, key, mpn))
-        self._hexes_fit()
-        for key in ("led", "led_capacitor", "matrix_diode", "reed", "pico",
-                    "level_shifter", "capacitor", "data_resistor", "pullup", "fram",
-                    "fram_capacitor", "schottky", "bulk_capacitor", "power_jack", "button",
-                    "mounting_hole", "fiducial"):
-            if key not in self.parts:
-                raise ParamError("pcb.toml: missing [parts.%s]" % key)
 
     def _outline(self, pcb):
         where = "design.toml [pcb]"
@@ -257,4 +273,4 @@ def cell_name(cell):
     return hexgrid.cell_name(cell)
 
 
-shown = MAKE.shown_path
+shown = shown_path

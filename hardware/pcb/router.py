@@ -17,6 +17,8 @@ import heapq
 import math
 from array import array
 
+from shapes import Circle, Segment
+
 FREE = 0
 BLOCKED = 0xFFFF
 MARGIN = 0.05
@@ -28,121 +30,6 @@ _MOVES = ((1, 0, 10), (-1, 0, 10), (0, 1, 10), (0, -1, 10),
 
 class RouteError(Exception):
     """A connection the router could not make; the message names it."""
-
-
-# --- shapes: what copper (or a hole) covers, with exact distances --------------------------
-
-class Segment:
-    """A track or an oval pad: the points within `half` of the segment a-b."""
-
-    def __init__(self, a, b, half):
-        self.a, self.b, self.half = a, b, half
-
-    def bbox(self, extra):
-        r = self.half + extra
-        return (min(self.a[0], self.b[0]) - r, min(self.a[1], self.b[1]) - r,
-                max(self.a[0], self.b[0]) + r, max(self.a[1], self.b[1]) + r)
-
-    def span(self, y, reach):
-        """The x-interval of the points on the line at `y` within `reach` of the shape (the
-        shape grown by `reach` is convex, so it is one interval), or None."""
-        d = self.half + reach
-        (ax, ay), (bx, by) = self.a, self.b
-        lo, hi = math.inf, -math.inf
-        for cx, cy in (self.a, self.b):
-            dy = y - cy
-            if -d <= dy <= d:
-                w = math.sqrt(d * d - dy * dy)
-                lo, hi = min(lo, cx - w), max(hi, cx + w)
-        length = math.hypot(bx - ax, by - ay)
-        if length > 0:
-            ux, uy = (bx - ax) / length, (by - ay) / length
-            band = _clip((ax, ay), y, ((ux, uy, 0.0, length), (-uy, ux, -d, d)))
-            if band:
-                lo, hi = min(lo, band[0]), max(hi, band[1])
-        return (lo, hi) if lo <= hi else None
-
-    def distance(self, x, y):
-        (ax, ay), (bx, by) = self.a, self.b
-        dx, dy = bx - ax, by - ay
-        length2 = dx * dx + dy * dy
-        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / length2))
-        return math.hypot(x - ax - t * dx, y - ay - t * dy) - self.half
-
-
-class Circle(Segment):
-    def __init__(self, centre, radius):
-        Segment.__init__(self, centre, centre, radius)
-
-
-class Rect:
-    """A rectangle (a rect or rounded-rect pad, taken square-cornered) rotated by `angle`
-    degrees counter-clockwise on the screen (KiCad's sense)."""
-
-    def __init__(self, centre, size, angle):
-        self.centre, self.size = centre, size
-        a = math.radians(angle)
-        self.c, self.s = math.cos(a), math.sin(a)
-        hx, hy = size[0] / 2.0, size[1] / 2.0
-        self.half = (hx, hy)
-        corners = [self._to_board(px, py) for px, py in ((hx, hy), (hx, -hy), (-hx, hy),
-                                                          (-hx, -hy))]
-        self._box = (min(p[0] for p in corners), min(p[1] for p in corners),
-                     max(p[0] for p in corners), max(p[1] for p in corners))
-
-    def _to_board(self, px, py):
-        # KiCad's y points down, so counter-clockwise on the screen is clockwise in (x, y).
-        return (self.centre[0] + px * self.c + py * self.s,
-                self.centre[1] - px * self.s + py * self.c)
-
-    def bbox(self, extra):
-        x0, y0, x1, y1 = self._box
-        return x0 - extra, y0 - extra, x1 + extra, y1 + extra
-
-    def span(self, y, reach):
-        """As Segment.span: the rectangle grown by `reach` is the union of two rectangles
-        grown along each axis and four discs at the corners."""
-        hx, hy = self.half
-        u, v = (self.c, -self.s), (self.s, self.c)
-        lo, hi = math.inf, -math.inf
-        for ex, ey in ((hx + reach, hy), (hx, hy + reach)):
-            band = _clip(self.centre, y, ((u[0], u[1], -ex, ex), (v[0], v[1], -ey, ey)))
-            if band:
-                lo, hi = min(lo, band[0]), max(hi, band[1])
-        for px, py in ((hx, hy), (hx, -hy), (-hx, hy), (-hx, -hy)):
-            cx, cy = self._to_board(px, py)
-            dy = y - cy
-            if -reach <= dy <= reach:
-                w = math.sqrt(reach * reach - dy * dy)
-                lo, hi = min(lo, cx - w), max(hi, cx + w)
-        return (lo, hi) if lo <= hi else None
-
-    def distance(self, x, y):
-        dx, dy = x - self.centre[0], y - self.centre[1]
-        px = dx * self.c - dy * self.s
-        py = dx * self.s + dy * self.c
-        qx, qy = abs(px) - self.half[0], abs(py) - self.half[1]
-        if qx <= 0 and qy <= 0:
-            return max(qx, qy)
-        return math.hypot(max(qx, 0.0), max(qy, 0.0))
-
-
-def _clip(origin, y, conditions):
-    """The x-interval on the line at `y` where lo <= (p - origin) . (vx, vy) <= hi for every
-    (vx, vy, lo, hi) in `conditions`, or None."""
-    left, right = -math.inf, math.inf
-    for vx, vy, lo, hi in conditions:
-        c = (y - origin[1]) * vy
-        if abs(vx) < 1e-12:
-            if not lo - 1e-12 <= c <= hi + 1e-12:
-                return None
-            continue
-        x1 = origin[0] + (lo - c) / vx
-        x2 = origin[0] + (hi - c) / vx
-        if x1 > x2:
-            x1, x2 = x2, x1
-        left, right = max(left, x1), min(right, x2)
-    return (left, right) if left <= right else None
 
 
 # --- the grid ----------------------------------------------------------------------------
@@ -323,28 +210,12 @@ class Grid:
 
     def _search(self, net, starts, free, prefer, target, goal_points, span, via_cost,
                 wrong_layer):
-        nx, ny = self.nx, self.ny
-        pts = [self.node(*p) for p in goal_points] + [self.node(*p) for _, p in starts]
-        margin = int(span / self.pitch)
-        i0 = max(0, min(i for i, _ in pts) - margin)
-        i1 = min(nx - 1, max(i for i, _ in pts) + margin)
-        j0 = max(0, min(j for _, j in pts) - margin)
-        j1 = min(ny - 1, max(j for _, j in pts) + margin)
-        ww, wh = i1 - i0 + 1, j1 - j0 + 1
-        plane = ww * wh
-        INF = 1 << 30
-        g = array("i", [INF]) * (2 * plane)
+        """A* from `starts` to the goal in a window `span` mm round them and the goal points:
+        the node path [(layer, (x, y)), ...], or None if the window holds no way."""
+        window = self._window(goal_points, starts, span)
+        plane = window[2] * window[3]
+        g = array("i", [1 << 30]) * (2 * plane)
         parent = array("i", [-1]) * (2 * plane)
-        core = self.core
-        via_map = self.via
-        if target is None or target == "via":
-            wanted = None
-        else:
-            wanted = set()
-            for layer, p in target:
-                i, j = self.node(*p)
-                if i0 <= i <= i1 and j0 <= j <= j1:
-                    wanted.add(layer * plane + (j - j0) * ww + (i - i0))
         layer_cost = [1, 1]
         if prefer is not None:
             layer_cost[1 - prefer] = wrong_layer
@@ -354,21 +225,62 @@ class Grid:
         else:
             gi = gj = 0
             weight = 0
-        moves = [(di, dj, c, di + dj * ww, di + dj * nx) for di, dj, c in _MOVES]
-        push, pop = heapq.heappush, heapq.heappop
+        heap = self._seed(starts, window, g, (gi, gj, weight))
+        goal = (self._wanted(target, window), target == "via", gi, gj, weight)
+        found = self._walk(net, free, heap, g, parent, window, goal, (layer_cost, via_cost))
+        return None if found < 0 else self._trace(found, parent, window)
+
+    def _window(self, goal_points, starts, span):
+        """The nodes searched: (i0, j0, columns, rows) round the starts and the goal points,
+        `span` mm beyond them, within the grid. A node's index in the window is layer * plane
+        + (j - j0) * columns + (i - i0), plane = columns * rows."""
+        pts = [self.node(*p) for p in goal_points] + [self.node(*p) for _, p in starts]
+        margin = int(span / self.pitch)
+        i0 = max(0, min(i for i, _ in pts) - margin)
+        i1 = min(self.nx - 1, max(i for i, _ in pts) + margin)
+        j0 = max(0, min(j for _, j in pts) - margin)
+        j1 = min(self.ny - 1, max(j for _, j in pts) + margin)
+        return i0, j0, i1 - i0 + 1, j1 - j0 + 1
+
+    def _wanted(self, target, window):
+        """The window's nodes of a target pad; None for the net's copper or a via's place."""
+        if target is None or target == "via":
+            return None
+        i0, j0, ww, wh = window
+        wanted = set()
+        for layer, p in target:
+            i, j = self.node(*p)
+            if i0 <= i < i0 + ww and j0 <= j < j0 + wh:
+                wanted.add(layer * ww * wh + (j - j0) * ww + (i - i0))
+        return wanted
+
+    def _seed(self, starts, window, g, heuristic):
+        """The heap of the start nodes in the window, each at cost 0 (so marked in `g`)."""
+        i0, j0, ww, wh = window
+        gi, gj, weight = heuristic
         heap = []
         for layer, p in starts:
             i, j = self.node(*p)
-            if not (i0 <= i <= i1 and j0 <= j <= j1):
+            if not (i0 <= i < i0 + ww and j0 <= j < j0 + wh):
                 continue
-            s = layer * plane + (j - j0) * ww + (i - i0)
+            s = layer * ww * wh + (j - j0) * ww + (i - i0)
             if g[s] == 0:
                 continue
             g[s] = 0
             dx, dy = abs(i - gi), abs(j - gj)
-            push(heap, ((10 * (dx + dy) - 6 * (dx if dx < dy else dy)) * weight // 10, 0, s))
-        found = -1
-        via_target = target == "via"
+            heapq.heappush(heap, ((10 * (dx + dy) - 6 * (dx if dx < dy else dy)) * weight // 10,
+                                  0, s))
+        return heap
+
+    def _walk(self, net, free, heap, g, parent, window, goal, costs):
+        """A*'s loop, one on purpose (a call per node would cost what it saves): the first node
+        popped that `goal` takes, or -1; `g` and `parent` filled in on the way."""
+        i0, j0, ww, wh = window
+        wanted, via_target, gi, gj, weight = goal
+        layer_cost, via_cost = costs
+        nx, core, via_map, plane = self.nx, self.core, self.via, ww * wh
+        moves = [(di, dj, c, di + dj * ww, di + dj * nx) for di, dj, c in _MOVES]
+        push, pop = heapq.heappush, heapq.heappop
         while heap:
             f, gs, s = pop(heap)
             if gs > g[s]:
@@ -380,16 +292,13 @@ class Grid:
             if via_target:
                 v = via_map[k]
                 if v == FREE or v == net:
-                    found = s
-                    break
+                    return s
             elif gs > 0:
                 if wanted is None:
                     if core[layer][k] == net:
-                        found = s
-                        break
+                        return s
                 elif s in wanted:
-                    found = s
-                    break
+                    return s
             lane = free[layer]
             factor = layer_cost[layer]
             edge = li == 0 or lj == 0 or li == ww - 1 or lj == wh - 1
@@ -425,12 +334,15 @@ class Grid:
                         g[t] = ng
                         parent[t] = s
                         push(heap, (ng + f - gs, ng, t))
-        if found < 0:
-            return None
+        return -1
+
+    def _trace(self, found, parent, window):
+        """The path from a start to node `found`, back along `parent`."""
+        i0, j0, ww, wh = window
         path = []
         s = found
         while s >= 0:
-            layer, rest = divmod(s, plane)
+            layer, rest = divmod(s, ww * wh)
             lj, li = divmod(rest, ww)
             path.append((layer, self.point(li + i0, lj + j0)))
             s = parent[s]

@@ -6,7 +6,7 @@ the FRAM. Every name, pin and value in it comes from the circuit and the board m
 import circuit as C
 import params as P
 
-Drawing = P.MAKE.Drawing
+Drawing = P.Drawing
 INK = "#000000"
 NOTE = "#444444"
 NET = "#1f4e9c"

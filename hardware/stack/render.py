@@ -56,7 +56,7 @@ class Svg:
 
 def section(design):
     """A section through a hex along its reed switch (y), layers to scale, heights noted."""
-    st, disk, reed = design.stack, design.disk, design.reed
+    st = design.stack
     half = design.board.pitch / SQRT3 + 3          # a hex's corner and a little
     left, label = 4.0, 2 * half + 10
     width = label + 62
@@ -72,6 +72,25 @@ def section(design):
     def y(z):
         return y0 - z
 
+    notes = _section_layers(svg, design, x, y)      # (height of the layer's middle, text)
+    notes.append(_section_disk(svg, design, x, y))
+    notes.sort(reverse=True)
+    corner = design.board.pitch / SQRT3
+    for i, (z, text) in enumerate(notes):
+        ty = 9 + i * (height - 12) / len(notes)
+        svg.poly([(x(corner + 1.5), y(z)), (label - 1, ty - 1)], stroke="#999999", width=0.1,
+                 closed=False)
+        svg.text(label, ty, text, 2.6)
+    _section_parts(svg, design, x, y)
+    svg.text(left, 4.5, "Section along the reed switch (row I to the right); magnet %s mm up."
+             % _n(design.magnet_height()), 3)
+    return svg.done()
+
+
+def _section_layers(svg, design, x, y):
+    """The base, PCB, spacers, light box, top plate and pocket plate, drawn at x(along the
+    section), y(height); their notes."""
+    st = design.stack
     corner = design.board.pitch / SQRT3
     window = design.window_across_flats() / SQRT3
     layers = [("base, %s mm" % _n(st.base), -st.pcb - st.under_pcb - st.base, st.base,
@@ -79,7 +98,7 @@ def section(design):
               ("PCB, %s mm" % _n(st.pcb), -st.pcb, st.pcb, "#3d7a4a"),
               ("top plate (opal), %s mm" % _n(st.top_plate), st.light_box, st.top_plate,
                "#f4f4f4")]
-    notes = []                                      # (height of the layer's middle, text)
+    notes = []
     for name, z, h, fill in layers:
         svg.rect(x(-corner), y(z + h), 2 * corner, h, fill)
         notes.append((z + h / 2, name))
@@ -99,29 +118,31 @@ def section(design):
                  st.pocket_plate, "#e8f0f8")
     notes.append((z_pocket + st.pocket_plate * 0.75, "pocket plate, %s mm: pockets %s mm"
                   % (_n(st.pocket_plate), _n(st.pocket_diameter))))
+    return notes
+
+
+def _section_disk(svg, design, x, y):
+    """The disk in its pocket and its magnet; its note."""
+    st, disk = design.stack, design.disk
+    z_pocket = st.light_box + st.top_plate
     r = disk.diameter / 2
     svg.rect(x(-r), y(z_pocket + disk.thickness), 2 * r, disk.thickness, "#303030")
     m = disk.magnet_diameter / 2
     svg.rect(x(-m), y(design.magnet_height() + disk.magnet_thickness / 2), 2 * m,
              disk.magnet_thickness, "#c0392b")
-    notes.append((z_pocket + disk.thickness, "disk %s x %s mm, magnet %s x %s mm %s" % (
+    return (z_pocket + disk.thickness, "disk %s x %s mm, magnet %s x %s mm %s" % (
         _n(disk.diameter), _n(disk.thickness), _n(disk.magnet_diameter),
-        _n(disk.magnet_thickness), disk.magnet_grade)))
-    notes.sort(reverse=True)
-    for i, (z, text) in enumerate(notes):
-        ty = 9 + i * (height - 12) / len(notes)
-        svg.poly([(x(corner + 1.5), y(z)), (label - 1, ty - 1)], stroke="#999999", width=0.1,
-                 closed=False)
-        svg.text(label, ty, text, 2.6)
-    led = design.led
+        _n(disk.magnet_thickness), disk.magnet_grade))
+
+
+def _section_parts(svg, design, x, y):
+    """The LED and the reed switch on the PCB, named under it."""
+    st, reed, led = design.stack, design.reed, design.led
     svg.rect(x(led.y - 2.5), y(led.height), 5, led.height, "#ffffff")
     (_, y1), (_, y2) = design.part_points(reed, [(-reed.length / 2, 0), (reed.length / 2, 0)])
     svg.rect(x(min(y1, y2)), y(2.5), abs(y2 - y1), 2.5, "#9ecae1")
     svg.text(x(0), y(-st.pcb) + 4.5, "LED", 2.4, "middle")
     svg.text(x((y1 + y2) / 2), y(-st.pcb) + 4.5, "reed switch", 2.4, "middle")
-    svg.text(left, 4.5, "Section along the reed switch (row I to the right); magnet %s mm up."
-             % _n(design.magnet_height()), 3)
-    return svg.done()
 
 
 def hex_view(design):
