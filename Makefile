@@ -102,8 +102,11 @@ typecheck: typings/.installed typings-cp/.installed
 lint: venv
 	$(BIN)/ruff check .
 
+# On every core (pytest-xdist, one test at a time to each worker: the two physical-play fuzzers
+# are single tests of minutes each); PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= auto
 test: system-test venv node_modules typecheck cplib lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --maxprocesses 4 --dist load
 
 # The emulated Picos' benches run when RP2EMU / CPEMU name them (docs/benchmarks.md): the
 # UF2 booted, and the real `make deploy` onto each runtime over a game in progress.
