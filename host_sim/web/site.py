@@ -28,8 +28,9 @@ PAGE_FILES = tuple(sorted(p.name for p in STATIC.iterdir()
 # All of host_sim's fakes go, as SimBoard imports what it needs of them.
 HOST_MODULES = (
     "__init__.py", "render.py", "simboard.py",
-    "web/__init__.py", "web/api.py", "web/records.py", "web/replay.py", "web/ledview.py",
-    "web/simdriver.py", "web/ptylink.py",
+    "web/__init__.py", "web/api.py", "web/driver.py", "web/records.py", "web/replay.py",
+    "web/ledview.py", "web/simdriver.py", "web/simhands.py", "web/simcontrols.py",
+    "web/simlink.py", "web/ptylink.py",
     "web/inpage/__init__.py", "web/inpage/circuit.py", "web/inpage/pageboard.py",
 )
 MAPS = ("board.json", "boards/square7.json", "boards/square8.json", "boards/square9.json")

@@ -10,6 +10,9 @@ const SERIAL_REPLY_MS = 3000;
 const SERIAL_LINE_MAX = 4096;      // a longer line is no line of the host link: dropped, said once
 const COMMAND_ROOM = 500;          // the board drops lines of 512 bytes and more
 
+// The board before the page has worked out a view of its state: no disks, nothing in hand.
+const NO_VIEW = { mode: "board", disks: {}, hand: {}, flipping: [], replay: null, gestures: false, sim: null };
+
 export function serialSupported() { return "serial" in navigator; }
 
 export function serialBoard(on, port) {
@@ -52,18 +55,17 @@ class SerialBoard {
     this.logSeq = 0;
   }
 
+  // The snapshot the host's code built from the board's state (driver.board_snapshot, in the
+  // worker), with what the page knows of the connection over it.
   snapshot() {
-    const view = this.view && !this.view.error ? this.view : null;
+    const view = this.view && !this.view.error ? this.view.snapshot : NO_VIEW;
     const connected = this.connected;
-    return {
-      mode: "board", connected, powered: connected, port: "USB (Web Serial)", error: this.error,
+    return Object.assign({}, view, {
+      connected, powered: connected, port: "USB (Web Serial)", error: this.error,
       board: this.info.board || null, firmware: this.info.firmware || null,
-      state: connected ? this.shown : null,
-      areas: view ? view.areas : null, movers: view ? view.movers : null,
-      layout: view ? view.layout : undefined,
-      disks: connected && view ? view.disks : {}, hand: {}, flipping: [], replay: null,
-      games_dir: null, saved: this.kept.map((g) => g.id), kept_games: this.kept, gestures: false, sim: null, fault: null,
-    };
+      state: connected ? this.shown : null, disks: connected ? view.disks : {},
+      saved: this.kept.map((g) => g.id), kept_games: this.kept,
+    });
   }
 
   publish() { this.on.state(this.snapshot()); }
