@@ -98,9 +98,11 @@ typecheck: typings/.installed typings-cp/.installed
 		--no-site-packages --python-version 3.11 firmware/code.py firmware/boot.py \
 		firmware/lib/gameboard/cphw.py firmware/lib/gameboard/cpsaves.py
 
-# The linters' rules and why: pyproject.toml's [tool.ruff].
-lint: venv
+# The linters' rules and why: pyproject.toml's [tool.ruff] for the Python, and for the page's
+# JavaScript host_sim/web/eslint.config.mjs (eslint from package.json).
+lint: venv node_modules
 	$(BIN)/ruff check .
+	node_modules/.bin/eslint --config host_sim/web/eslint.config.mjs host_sim/web/static
 
 # On every core (pytest-xdist, one test at a time to each worker: the two physical-play fuzzers
 # are single tests of minutes each); PYTEST_WORKERS=0 runs in one process.

@@ -220,6 +220,13 @@ def build_parser():
     p.add_argument("source", nargs="?", metavar="POSITION|RECORD-FILE")
     p = add("score", cmd_score, "both scores and, for a finished game, the winner and why")
     p.add_argument("position", metavar="POSITION")
+    _add_engine_commands(add)
+    _add_serve(sub)
+    return parser
+
+
+def _add_engine_commands(add):
+    """The commands where the engine plays: match, analyse, versus."""
     players = "random, greedy or a level 1-5"
     p = add("match", cmd_match, "engine against engine: GAMES games, colours alternating, "
             "after a few random opening placements; wins, losses and a 95 percent "
@@ -244,6 +251,10 @@ def build_parser():
     p.add_argument("--colour", "--color", choices=("dark", "light"), default="dark",
                    help="your colour (default dark, who moves first)")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="default 0")
+
+
+def _add_serve(sub):
+    """`iago serve`: its options are the web server's own (host_sim/web/options.py)."""
     from host_sim.web import options as serve_options
     p = sub.add_parser("serve", help=serve_options.HELP, description=serve_options.DESCRIPTION)
     serve_options.add_arguments(p)
@@ -251,7 +262,6 @@ def build_parser():
                    help="simulated board: the Pico's Python, whose hardware layer the firmware "
                    "runs on (default micropython; docs/circuitpython.md)")
     p.set_defaults(func=cmd_serve)
-    return parser
 
 
 def main(argv=None):

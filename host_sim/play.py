@@ -308,13 +308,7 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False, game="iago"
     _show(board, out, colour)
     while not board.is_game_over():
         if board.turn != human:
-            if board.can_claim():
-                board.claim_penalty()
-                out.write("The computer claims the penalty for your missed capture.\n")
-            move = eng.choose_move(board, level, engine.mix_seed(seed, board.ply()))
-            board.push(move)
-            out.write("The computer plays %s.\n" % name(move))
-            _show(board, out, colour)
+            _computer_plays(board, eng, level, seed, out, colour)
             continue
         out.write("%s> " % iago.side_name(human))
         out.flush()
@@ -325,43 +319,59 @@ def versus(level, human, rules, stdin, stdout, seed=0, colour=False, game="iago"
         word = line.strip()
         if not word:
             continue
-        lower = word.lower()
-        if lower in ("quit", "exit", "q"):
+        if word.lower() in ("quit", "exit", "q"):
             out.write("Game stopped.\n")
             return None
-        if lower in ("help", "?"):
-            out.write(_versus_help(board))
-            continue
-        if lower == "moves":
-            out.write("legal moves: %s\n" % " ".join(name(c) for c in board.legal_moves))
-            continue
-        if lower == "hint":
-            result = eng.analyse(board, level, seed)
-            out.write("hint: %s (%s)\n" % (name(result.move),
-                                           describe_score(board, result, level)))
-            continue
-        if lower == "claim":
-            out.write(_claim(board, module))
-            continue
-        if lower in ("undo", "take back", "takeback"):
-            undone = _undo(board, human)
-            if undone is None:
-                out.write("Nothing to undo: you have made no placement yet.\n")
-                continue
-            board = undone[0]
-            out.write("Taken back: %s.\n" % ", ".join(undone[1]))
-            _show(board, out, colour)
-            continue
-        try:
-            board.play(word)
-        except iago.IagoError as exc:
-            out.write("%s; try again ('help' lists the commands)\n" % exc)
-            continue
-        _show(board, out, colour)
+        board = _versus_word(word, board, human, (eng, level, seed), out, colour)
     outcome = board.outcome()
     out.write("You %s.\n" % ("win" if outcome.winner == human else
                              "draw" if outcome.winner == iago.EMPTY else "lose"))
     return outcome
+
+
+def _computer_plays(board, eng, level, seed, out, colour):
+    """The computer's turn in `versus`: a penalty claimed if the human missed a capture, then
+    its move."""
+    if board.can_claim():
+        board.claim_penalty()
+        out.write("The computer claims the penalty for your missed capture.\n")
+    move = eng.choose_move(board, level, engine.mix_seed(seed, board.ply()))
+    board.push(move)
+    out.write("The computer plays %s.\n" % board.grid.cell_name(move))
+    _show(board, out, colour)
+
+
+def _versus_word(word, board, human, computer, out, colour):
+    """What the human typed in `versus` (a command or a cell), done; returns the board, a new
+    one after an undo. `computer` is (the engine, its level, the seed) for a hint."""
+    name = board.grid.cell_name
+    lower = word.lower()
+    if lower in ("help", "?"):
+        out.write(_versus_help(board))
+    elif lower == "moves":
+        out.write("legal moves: %s\n" % " ".join(name(c) for c in board.legal_moves))
+    elif lower == "hint":
+        eng, level, seed = computer
+        result = eng.analyse(board, level, seed)
+        out.write("hint: %s (%s)\n" % (name(result.move), describe_score(board, result, level)))
+    elif lower == "claim":
+        out.write(_claim(board, games.module(board.GAME)))
+    elif lower in ("undo", "take back", "takeback"):
+        undone = _undo(board, human)
+        if undone is None:
+            out.write("Nothing to undo: you have made no placement yet.\n")
+            return board
+        board = undone[0]
+        out.write("Taken back: %s.\n" % ", ".join(undone[1]))
+        _show(board, out, colour)
+    else:
+        try:
+            board.play(word)
+        except iago.IagoError as exc:
+            out.write("%s; try again ('help' lists the commands)\n" % exc)
+            return board
+        _show(board, out, colour)
+    return board
 
 
 def _versus_help(board):

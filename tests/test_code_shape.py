@@ -28,10 +28,6 @@ TO_SHRINK = {
     "firmware/lib/gameboard/controller.py": 666,
     "firmware/lib/gameboard/controller.py:Controller.switch": 61,
     "firmware/lib/gameboard/painter.py:compose": 103,
-    "host_sim/cli.py:build_parser": 71,
-    "host_sim/fakes/machine.py": 514,
-    "host_sim/play.py:versus": 78,
-    "host_sim/web/simdriver.py": 774,
 }
 
 

@@ -165,7 +165,7 @@ def test_refused_actions_log_no_errors_in_the_browsers_console(opened, fresh):  
     page.locator("#autoflip").check()
     play(fresh, "D4", "D5")
     fresh.post("autoflip", {"on": False})
-    assert page.evaluate("board.post('flip', {cell: 'C3'})")["status"] == 409   # no disk
+    assert page.evaluate("iagoPage.board.post('flip', {cell: 'C3'})")["status"] == 409   # no disk
     fresh.post("table/new", {"game": "othello"})
     table = opened(fresh.url + "table?game=othello")
     table.wait_for_selector('#board [data-cell="d3"] .legal')

@@ -85,7 +85,7 @@ def test_the_page_shows_and_commands_a_board_over_web_serial(board_on_usb):
     # Commands reach the firmware: the brightness, then a take-back that the board asks for.
     page.locator("#settings summary").click()
     page.select_option("#set-brightness", "3")
-    page.wait_for_function("snap.state && snap.state.settings.brightness === 3")
+    page.wait_for_function("iagoPage.snap.state && iagoPage.snap.state.settings.brightness === 3")
     assert host.board.controller.settings.brightness == 3
     led_shows(page, "D4", [wire(palette.DARK, 3)])
     page.locator("#take-back").click()

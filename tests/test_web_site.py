@@ -65,32 +65,35 @@ def page(browser, site_url):  # noqa: F811
 def settled(page, moves):
     """Wait until the board has `moves` placements, none of them still tentative."""
     page.wait_for_function(
-        "(n) => snap && snap.state && snap.state.moves.length === n && !snap.state.tentative",
+        "(n) => iagoPage.snap && iagoPage.snap.state && iagoPage.snap.state.moves.length === n"
+        " && !iagoPage.snap.state.tentative",
         arg=moves, timeout=GAME_TIMEOUT_MS)
 
 
 def turn_over_what_the_board_asks(page):
     """Right-click every disk the board asks to turn, as a player does, one after another."""
     while True:
-        pending = page.evaluate("snap.state.flips_pending")
+        pending = page.evaluate("iagoPage.snap.state.flips_pending")
         if not pending:
             return
         cell = pending[0]
         hexagon(page, cell).click(button="right")
-        page.wait_for_function("(cell) => !snap.state.flips_pending.includes(cell)",
+        page.wait_for_function("(cell) => !iagoPage.snap.state.flips_pending.includes(cell)",
                                arg=cell, timeout=GAME_TIMEOUT_MS)
 
 
 def place(page, cell):
-    moves = page.evaluate("snap.state.moves.length")
+    moves = page.evaluate("iagoPage.snap.state.moves.length")
     hexagon(page, cell).click()
     settled(page, moves + 1)
     turn_over_what_the_board_asks(page)
 
 
 def ready(page):
-    page.wait_for_function("snap && snap.state && snap.state.phase !== 'startup' && "
-                           "(snap.state.legal.length > 0 || !!snap.state.outcome)",
+    page.wait_for_function("iagoPage.snap && iagoPage.snap.state"
+                           " && iagoPage.snap.state.phase !== 'startup'"
+                           " && (iagoPage.snap.state.legal.length > 0"
+                           " || !!iagoPage.snap.state.outcome)",
                            timeout=GAME_TIMEOUT_MS)
 
 
@@ -104,13 +107,13 @@ def test_a_whole_game_played_by_clicking_with_the_firmware_in_the_page(page, tmp
     played = []
     for _ in range(80):
         ready(page)
-        state = page.evaluate("snap.state")
+        state = page.evaluate("iagoPage.snap.state")
         if state["outcome"]:
             break
         cell = state["legal"][len(played) * 7 % len(state["legal"])]
         place(page, cell)
         played.append(cell)
-    state = page.evaluate("snap.state")
+    state = page.evaluate("iagoPage.snap.state")
     outcome = state["outcome"]
     assert outcome and outcome["winner"] in ("dark", "light", "draw")
     assert state["moves"] == played and len(played) > 40
@@ -165,14 +168,16 @@ def test_a_record_saved_and_replayed_in_the_page(page, tmp_path):
     assert "1. D4 D5 2. D6" in text
 
     page.locator("#new-game").click()
-    page.wait_for_function("snap.state.moves.length === 0 && Object.keys(snap.disks).length === 0")
+    page.wait_for_function("iagoPage.snap.state.moves.length === 0"
+                           " && Object.keys(iagoPage.snap.disks).length === 0")
     page.set_input_files("#load", str(path))
     expect_text(page, "#replay-pos", "0 / 3")
     page.locator('[data-replay="end"]').click()
     expect_text(page, "#replay-pos", "3 / 3")
-    page.wait_for_function("snap.state.moves.length === 3 && !snap.state.flips_pending.length",
+    page.wait_for_function("iagoPage.snap.state.moves.length === 3"
+                           " && !iagoPage.snap.state.flips_pending.length",
                            timeout=GAME_TIMEOUT_MS)
-    assert page.evaluate("snap.state.moves") == ["D4", "D5", "D6"]
+    assert page.evaluate("iagoPage.snap.state.moves") == ["D4", "D5", "D6"]
     assert hexagon(page, "D5").get_attribute("data-disk") == "l"
     assert not page.locator("#replay-error").inner_text()
 
@@ -186,7 +191,7 @@ def test_storage_the_page_cannot_read_is_set_aside_not_lost(page):
     assert page.evaluate("localStorage.getItem('iago-page-flash.bad')").startswith('{"format"')
     assert page.evaluate("localStorage.getItem('iago-page-disks.bad')") == "[1, 2]"
     ready(page)
-    assert page.evaluate("snap.state.moves") == []
+    assert page.evaluate("iagoPage.snap.state.moves") == []
 
 
 def test_the_static_page_on_a_phone(browser, site_url):  # noqa: F811

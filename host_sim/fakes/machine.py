@@ -5,12 +5,7 @@ reed switch matrix (with or without its diodes), push buttons, the LED chain and
 watchdog. `Pin` objects are handles on the pads of the circuit installed when they were made
 (`use()`, normally through `install()`); reading a pin works out its electrical level.
 
-The reed matrix is modelled electrically. A switch joins a row line to a column line. With a
-diode in series (anode at the column) current flows only from the column into the row, so a
-column is pulled low exactly by a closed switch to a row driven low. Without diodes a closed
-switch conducts both ways: the lines joined through closed switches form one net, and three
-closed switches at the corners of a rectangle let a driven row pull the fourth corner's
-column low -- a ghost press.
+The reed matrix is modelled electrically (electrics.py).
 
 Pin semantics follow ports/rp2/machine_pin.c: mode None keeps the mode; pull is set on every
 init (None: no pull); OPEN_DRAIN drives low for 0 and releases for 1; value() reads the pad.
@@ -18,22 +13,16 @@ init (None: no pull); OPEN_DRAIN drives low for 0 and releases for 1; value() re
 reset has the RP2040's reset pull-down.
 """
 
-IN = 0
-OUT = 1
-OPEN_DRAIN = 2
-ALT = 3
-PULL_UP = 1
-PULL_DOWN = 2
+from host_sim.fakes.electrics import (  # noqa: F401 (machine's names, as on a Pico)
+    ALT, GPIO_COUNT, IN, OPEN_DRAIN, OUT, PULL_DOWN, PULL_UP, Electrics, Pad)
 
 PWRON_RESET = 1
 WDT_RESET = 3
 
-GPIO_COUNT = 30
 NAMED_PINS = {"LED": 25}        # the Pico's on-board LED
 WDT_MAX_MS = 8388
 BITSTREAM_US_PER_BYTE = 10      # WS2812 at 800 kbit/s: 1.25 us a bit; bitstream() blocks meanwhile
 _MODE_NAMES = {IN: "IN", OUT: "OUT", OPEN_DRAIN: "OPEN_DRAIN"}
-_UNCONFIGURED = None
 
 
 class MachineReset(BaseException):
@@ -49,16 +38,7 @@ class SoftReset(SystemExit):
     """machine.soft_reset(): MicroPython raises SystemExit and restarts the interpreter."""
 
 
-class _Pad:
-    __slots__ = ("mode", "pull", "out")
-
-    def __init__(self):
-        self.mode = _UNCONFIGURED
-        self.pull = PULL_DOWN     # RP2040 pads come out of reset with the pull-down on
-        self.out = 0
-
-
-class Circuit:
+class Circuit(Electrics):
     """The simulated board's electrics. Build it with `for_board(boardmap)` or by hand.
 
     row_pins, col_pins   GPIOs of the matrix lines (positions = the board map's row/col)
@@ -84,7 +64,7 @@ class Circuit:
         self.watchdog_timeout_ms = None
         self.watchdog_fed_us = 0
         self.watchdog_resets = 0
-        self._pads = [_Pad() for _ in range(GPIO_COUNT)]
+        self._pads = [Pad() for _ in range(GPIO_COUNT)]
         self._line = {}
         for i, gpio in enumerate(self.row_pins):
             self._line[gpio] = (0, i)
@@ -124,7 +104,7 @@ class Circuit:
     def reset(self, cause=PWRON_RESET):
         """The Pico restarts: pads back to their reset state, watchdog off. The LEDs keep
         their colours (they latch while powered) unless the cause is a power-on."""
-        self._pads = [_Pad() for _ in range(GPIO_COUNT)]
+        self._pads = [Pad() for _ in range(GPIO_COUNT)]
         self.watchdog_timeout_ms = None
         self.reset_cause = cause
         if cause == PWRON_RESET:
@@ -173,129 +153,6 @@ class Circuit:
             raise MachineReset(WDT_RESET, "watchdog not fed for %d ms" % (
                 (self.clock.us - self.watchdog_fed_us) // 1000))
 
-    # --- electrics -------------------------------------------------------------------------
-
-    def _drive(self, gpio):
-        """What the pad itself does: 0 or 1 driven, or None (high impedance)."""
-        p = self._pads[gpio]
-        if p.mode == OUT:
-            return p.out
-        if p.mode == OPEN_DRAIN and not p.out:
-            return 0
-        return None
-
-    def _own(self, gpio):
-        """(driven level or None, pulled level or None) of one pad with what is wired to it
-        alone (a button)."""
-        drive = self._drive(gpio)
-        if gpio in self.grounded:
-            if drive == 1:
-                self.contention += 1
-            drive = 0
-        pull = self._pads[gpio].pull
-        pulled = None
-        if pull == PULL_UP:
-            pulled = 1
-        elif pull == PULL_DOWN:
-            pulled = 0
-        elif pull == PULL_UP | PULL_DOWN:
-            pulled = 1    # both on: a divider near mid-rail, which the pad reads as high
-        return drive, pulled
-
-    def level(self, gpio):
-        """The logic level a read of `gpio` sees (a floating pad reads 0)."""
-        line = self._line.get(gpio)
-        if line is None:
-            drive, pulled = self._own(gpio)
-            return _settle((drive,), (pulled,))
-        if self.diodes:
-            return self._level_with_diodes(gpio, line)
-        return self._level_of_net(self._net(line))
-
-    def gpio_in(self):
-        """The SIO GPIO_IN register (what machine.mem32 reads): bit n = the level of GPn.
-        The same levels as `level` pad by pad, worked out once for the whole matrix."""
-        if not self.diodes:
-            return sum(self.level(gpio) << gpio for gpio in range(GPIO_COUNT))
-        own = [self._own(gpio) for gpio in range(GPIO_COUNT)]
-        low = 0            # the columns a closed switch joins to a row driven low
-        for row, pin in enumerate(self.row_pins):
-            if own[pin][0] == 0:
-                low |= self.switches[row]
-        value = 0
-        for gpio in range(GPIO_COUNT):
-            drive, pulled = own[gpio]
-            line = self._line.get(gpio)
-            if line is not None:
-                kind, index = line
-                if kind == 1 and (low >> index) & 1:
-                    if drive == 1:
-                        self.contention += 1
-                    continue
-                if kind == 0 and drive is None and pulled is None:
-                    bits = self.switches[index]
-                    for col, pin in enumerate(self.col_pins):
-                        d, p = own[pin]
-                        if (bits >> col) & 1 and (d if d is not None else p) == 1:
-                            drive = 1
-                            break
-            if drive is None:
-                drive = pulled
-            if drive:
-                value |= 1 << gpio
-        return value
-
-    def _level_with_diodes(self, gpio, line):
-        kind, index = line
-        drive, pulled = self._own(gpio)
-        if kind == 1:
-            # A column is pulled low through the diode of a closed switch to a low row.
-            for row in range(len(self.row_pins)):
-                if (self.switches[row] >> index) & 1 and self._own(self.row_pins[row])[0] == 0:
-                    if drive == 1:
-                        self.contention += 1
-                    return 0
-            return _settle((drive,), (pulled,))
-        # A released row follows a high column through the diode, never a low one.
-        if drive is None and pulled is None:
-            bits = self.switches[index]
-            for col in range(len(self.col_pins)):
-                if (bits >> col) & 1:
-                    d, p = self._own(self.col_pins[col])
-                    if (d if d is not None else p) == 1:
-                        return 1
-        return _settle((drive,), (pulled,))
-
-    def _net(self, start):
-        """The matrix lines joined to `start` through closed switches (no diodes)."""
-        seen = {start}
-        todo = [start]
-        while todo:
-            kind, index = todo.pop()
-            if kind == 0:
-                neighbours = [(1, c) for c in range(len(self.col_pins))
-                              if (self.switches[index] >> c) & 1]
-            else:
-                neighbours = [(0, r) for r in range(len(self.row_pins))
-                              if (self.switches[r] >> index) & 1]
-            for node in neighbours:
-                if node not in seen:
-                    seen.add(node)
-                    todo.append(node)
-        return seen
-
-    def _level_of_net(self, net):
-        drives = []
-        pulls = []
-        for kind, index in net:
-            gpio = (self.row_pins if kind == 0 else self.col_pins)[index]
-            drive, pulled = self._own(gpio)
-            drives.append(drive)
-            pulls.append(pulled)
-        if 0 in drives and 1 in drives:
-            self.contention += 1
-        return _settle(drives, pulls)
-
     # --- called by the fakes ---------------------------------------------------------------
 
     def _configure(self, gpio, mode, pull, value):
@@ -326,19 +183,6 @@ class Circuit:
 
     def _watchdog_feed(self):
         self.watchdog_fed_us = self.clock.us if self.clock is not None else 0
-
-
-def _settle(drives, pulls):
-    """The level of a net from what drives it and what pulls it."""
-    if 0 in drives:
-        return 0
-    if 1 in drives:
-        return 1
-    ups = pulls.count(1)
-    downs = pulls.count(0)
-    if ups or downs:
-        return 1 if ups >= downs else 0
-    return 0
 
 
 _circuit = None

@@ -35,11 +35,31 @@ def layout_dict(layout):
     for i in range(len(SETTING_NAMES)):
         if layout.setting_cells[i] < layout.cells:     # 255: the board has no such hex
             settings[SETTING_NAMES[i]] = layout.cell_name(layout.setting_cells[i])
-    return {"kind": layout.kind, "size": layout.size, "game": layout.game,
-            "title": layout.module.TITLE, "cells": layout.cells,
-            "names": [layout.cell_name(c) for c in range(layout.cells)],
-            "side_names": records.side_names(layout.game), "settings": settings,
-            "demo": layout.cell_name(layout.demo_cell)}
+    cells = range(layout.cells)
+    shape = {"kind": layout.kind, "size": layout.size, "game": layout.game,
+             "title": layout.module.TITLE, "cells": layout.cells,
+             "names": [layout.cell_name(c) for c in cells],
+             "side_names": records.side_names(layout.game), "settings": settings,
+             "demo": layout.cell_name(layout.demo_cell),
+             "corners": [layout.cell_name(c) for c in layout.corners]}
+    shape.update(_geometry(layout))
+    return shape
+
+
+def _geometry(layout):
+    """Where each cell lies, from the grid's own tables, so the page draws the board the
+    firmware plays: `rows` and `columns` (the hex board's row 0-8 and number 1-9, a square
+    board's rank and file from 0), the outer ring's and the centre's names (the hex board's
+    areas; a square board has neither)."""
+    cells = range(layout.cells)
+    if layout.kind != "hex":
+        size = layout.size
+        return {"rows": [c // size for c in cells], "columns": [c % size for c in cells],
+                "outer": [], "centre": None}
+    grid = layout.grid
+    return {"rows": [grid.ROW_OF[c] for c in cells], "columns": [grid.NUMBER_OF[c] for c in cells],
+            "outer": [grid.cell_name(c) for c in grid.OUTER_RING],
+            "centre": grid.cell_name(grid.CENTRE)}
 
 
 def inferred_disks(state, layout=None):

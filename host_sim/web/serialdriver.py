@@ -25,8 +25,8 @@ from gameboard.layout import Layout
 from host_sim.simboard import DEFAULT_MAP, ROOT
 from host_sim.web import api, records
 from host_sim.web.api import ApiError, conflict
-from host_sim.web.ledview import derived_leds, inferred_disks, layout_dict, layout_of
-from host_sim.web.simdriver import ACTION_NAMES
+from host_sim.web.driver import ACTION_NAMES, Driver, board_snapshot
+from host_sim.web.ledview import derived_leds, inferred_disks, layout_of
 
 REOPEN_S = 1.0
 STATE_EVERY_S = 2.0          # the state is asked for at least this often
@@ -34,7 +34,7 @@ FRAME_S = 0.04               # LED colours are recomposed this often (blinking)
 REPLY_S = 3.0
 
 
-class SerialDriver:
+class SerialDriver(Driver):
     mode = "board"
 
     def __init__(self, hub, port, games_dir=None, baud=115200, map_path=None, opener=None):
@@ -89,14 +89,11 @@ class SerialDriver:
 
     # --- the web server's side -----------------------------------------------------------
 
-    def handle(self, action, body):
-        func = self.actions.get(action)
-        if func is not None:
-            return func(body)
+    def unknown(self, action):
         if action in ACTION_NAMES:
-            raise conflict("this is a real board: move its disks by hand (only the simulated "
-                           "board takes %r from the page)" % action)
-        raise ApiError(404, "unknown action %r" % action)
+            return conflict("this is a real board: move its disks by hand (only the simulated "
+                            "board takes %r from the page)" % action)
+        return Driver.unknown(self, action)
 
     def record(self):
         state, layout, _ = self._seen
@@ -304,29 +301,13 @@ class SerialDriver:
         state, layout, _ = self._seen
         if self.port is None:
             state = None
-        self.hub.publish_state({
-            "mode": self.mode,
-            "connected": self.port is not None,
-            "powered": self.port is not None,
-            "port": self.port_name,
-            "error": self._last_error,
-            "board": self.info.get("board"),
-            "firmware": self.info.get("firmware"),
-            "state": state,
-            # The self-test's state has no position to count.
-            "areas": records.areas(state) if state and "position" in state else None,
-            "movers": records.movers(state) if state and "position" in state else None,
-            "layout": layout_dict(layout),
-            "disks": inferred_disks(state, layout) if state else {},
-            "hand": {},
-            "flipping": [],
-            "replay": None,
-            "games_dir": str(self.games_dir) if self.games_dir else None,
-            "saved": self.saved,
-            "gestures": False,
-            "sim": None,
-            "fault": None,
-        })
+        connected = self.port is not None
+        self.hub.publish_state(board_snapshot(
+            self.mode, state, layout,
+            connected=connected, powered=connected, port=self.port_name, error=self._last_error,
+            board=self.info.get("board"), firmware=self.info.get("firmware"),
+            disks=inferred_disks(state, layout) if state else {},
+            games_dir=str(self.games_dir) if self.games_dir else None, saved=self.saved))
 
     def _led_hexes(self):
         state, layout, bmap = self._seen

@@ -1,6 +1,6 @@
 """`iago serve`: the standard library's threading HTTP server, Server-Sent Events, a JSON API.
 
-    GET  /                     the page (static/index.html, app.js, style.css under /static/)
+    GET  /                     the page (static/index.html, its modules, style.css under /static/)
     GET  /api/state            the latest snapshot, LED colours and console, as JSON
     GET  /api/events           Server-Sent Events: state, leds, log, viewers
     GET  /api/record           the game so far as a record file (.iago)
@@ -347,7 +347,7 @@ class App:
                  request_timeout=REQUEST_TIMEOUT_S, max_connections=MAX_CONNECTIONS):
         self.driver = driver
         self.hub = hub
-        hub.pulse = getattr(driver, "pulse", None)
+        hub.pulse = driver.pulse
         # Othello, Io and the number line: the rules alone, on the page's table.
         self.table_hub = Hub()
         self.table = TableDriver(self.table_hub)

@@ -20,7 +20,6 @@ and while the thread is stuck, every request is answered at once with a 503.
 """
 
 import heapq
-import json
 import os
 import queue
 import random
@@ -30,15 +29,16 @@ import time as _time
 import traceback
 
 import iago
-from gameboard.controller import NONE, STARTUP
 
 from host_sim.fakes.machine import WDT_RESET
-from host_sim.render import FACES, turned_faces
-from host_sim.web import api, records
-from host_sim.web.api import ApiError, bad, conflict
-from host_sim.web.ledview import layout_dict
+from host_sim.render import turned_faces
+from host_sim.web import records
+from host_sim.web.api import ApiError, conflict
+from host_sim.web.driver import ACTION_NAMES, Driver, board_snapshot
 from host_sim.web.ptylink import PtyLink
-from host_sim.web.replay import Replay
+from host_sim.web.simcontrols import SimControls
+from host_sim.web.simhands import SimHands
+from host_sim.web.simlink import SimLink
 
 # A SimBoard replaces sys.modules["time"] by a module on virtual time whose sleep() returns at
 # once; should this module be imported after one was made, take CPython's own from it.
@@ -47,21 +47,10 @@ _time = getattr(_time, "_host_time", _time)
 TICK_S = 0.01                # the sim thread's period in real time
 MAX_LAG_S = 0.25             # real time lost beyond this (a busy machine) is not caught up
 LED_PERIOD_S = 0.03          # LED colours are published at most this often
-HAND_MS = 350                # a flip by hand: the disk is off its hex this long
-AUTO_HAND_MS = 200           # an auto-flip is quicker
-AUTO_GAP_MS = 120            # between two auto-flips
-AUTO_WAIT_MS = 150           # before the first auto-flip of a placement
-REPLY_MS = 500               # virtual time a command may take to answer
-CLEARED_MS = 100             # a cleared board is seen empty before a replay's new game
 JOB_TIMEOUT_S = 20
 STUCK_S = 3.0                # the sim thread is stuck when a turn takes longer (real time)
 MAX_FAULTS = 3               # faults within FAULT_WINDOW_S the board restarts after
 FAULT_WINDOW_S = 60.0
-SPEED_RANGE = (0.25, 8.0)
-# The POST /api/... actions of the simulated board (the real one takes only "command").
-ACTION_NAMES = ("place", "lift", "flip", "put-away", "clear", "command", "autoflip", "speed",
-                "pause", "power", "fault/bounce", "fault/crosstalk", "fault/stick", "fault/lift",
-                "replay/load", "replay/step", "replay/stop")
 
 
 class _Job:
@@ -83,8 +72,11 @@ class _Job:
             return True
 
 
-class SimDriver:
-    """The simulated board behind `iago serve --sim`; `handle(action, body)` is its API."""
+class SimDriver(SimLink, SimHands, SimControls, Driver):
+    """The simulated board behind `iago serve --sim` (driver.py's interface); its actions run
+    in the sim thread. Here its life, its thread and what the pages see; its host link, its
+    hands and the simulation's controls are parts of their own (simlink.py, simhands.py,
+    simcontrols.py) working on the state declared here."""
 
     mode = "sim"
 
@@ -194,7 +186,7 @@ class SimDriver:
         """Run an API action in the sim thread and return its JSON-ready result."""
         func = self.actions.get(action)
         if func is None:
-            raise ApiError(404, "unknown action %r" % action)
+            raise self.unknown(action)
         return self.call(func, body)
 
     def call(self, func, body=None, timeout=JOB_TIMEOUT_S):
@@ -404,322 +396,6 @@ class SimDriver:
             self.actual_speed = round((self.board.clock.us - clock) / 1e6 / (now - since), 2)
             self._speed_window = (now, self.board.clock.us)
 
-    # --- the host link ----------------------------------------------------------------------
-
-    def _drain(self):
-        for line in self.board.serial.lines:
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                self.hub.log("in", line)
-                continue
-            if not isinstance(msg, dict):
-                self.hub.log("in", line)
-                continue
-            if "reply" in msg:
-                rid = msg.get("id")
-                if isinstance(rid, str) and rid in self._asked:
-                    self._asked.discard(rid)
-                    self._replies[rid] = msg
-                    self.hub.log("in", line)
-                else:
-                    self.hub.log("in", line, "pty")
-                    self._to_pty(line)
-                continue
-            self.hub.log("in", line)
-            self._to_pty(line)
-            self._on_event(msg)
-        self.board.serial.lines = []
-
-    def _on_event(self, msg):
-        event = msg.get("event")
-        if event == "take_back" and isinstance(msg.get("cell"), str):
-            self.remove_asked.add(self.layout.parse_cell(msg["cell"]))
-        elif event == "saved_game" and self.games_dir is not None:
-            if self._replayed_to_its_end():
-                self.hub.log("note", "finished game %s is the record replayed to its end: not "
-                             "kept again" % msg.get("game"), "server")
-            else:
-                self._followups.append(msg.get("game"))
-        elif event in ("new_game", "startup"):
-            self.remove_asked.clear()
-
-    def _replayed_to_its_end(self):
-        """Whether the game on the board is the loaded record's, every placement of it
-        replayed: the player has that record already."""
-        ctl = self._game()
-        return (self.replay is not None and ctl is not None and
-                [self._name(c) for c in ctl.game.move_stack] == self.replay.moves)
-
-    def _after_messages(self):
-        while self._followups:
-            game_id = self._followups.pop(0)
-            try:
-                reply = self.command({"cmd": "game", "game": game_id})
-                path = records.keep_finished(self.games_dir, reply["record"],
-                                             self.board.boardmap.name, game_id)
-            except (ApiError, OSError, KeyError) as exc:
-                self.hub.log("note", "could not keep finished game %s: %s" % (game_id, exc),
-                             "server")
-                continue
-            self.saved = (self.saved + [path.name])[-5:]
-            self.hub.log("note", "finished game kept as %s" % path, "server")
-
-    def command(self, msg):
-        """Send a host-link command and return the board's reply (ApiError if none)."""
-        board = self.board
-        if not board.powered:
-            raise conflict("the board has no power, so it answers no command")
-        self._seq += 1
-        rid = "page-%d" % self._seq
-        line = api.host_line(msg, rid)
-        board.send(line)
-        self._asked.add(rid)
-        self.hub.log("out", line, "page")
-        deadline = board.clock.us + REPLY_MS * 1000
-        while rid not in self._replies and board.clock.us < deadline and board.powered:
-            self._advance_to(board.clock.us + 2000)
-            self._drain()
-        reply = self._replies.pop(rid, None)
-        self._asked.discard(rid)
-        if reply is None:
-            raise ApiError(504, "the board did not answer %s" % msg.get("cmd"))
-        return reply
-
-    def _command_action(self, body):
-        msg = api.host_command(body)
-        reply = self.command(msg)
-        if not reply.get("ok"):
-            raise ApiError(400, "the board refused %s: %s" % (msg["cmd"], reply.get("error")))
-        return reply
-
-    def _to_pty(self, line):
-        if self.pty is not None:
-            self.pty.write(line)
-
-    # --- hands ------------------------------------------------------------------------------
-
-    def _game(self):
-        """The game's controller (None without power): the demo or the self-test may have the
-        board's LEDs, but never its game."""
-        return self.board.app.game if self.board.powered else None
-
-    def _game_face(self, cell):
-        """The face the game has on `cell` ("D", "L", "d", "l") or None."""
-        ctl = self._game()
-        if ctl is not None:
-            return FACES.get(ctl.game.cell(cell))
-        if self._last_state is not None:
-            return FACES.get(records.position_board(self._last_state).cell(cell))
-        return None
-
-    def _turn_face(self):
-        ctl = self._game()
-        if ctl is not None:
-            return "D" if ctl.game.turn == iago.DARK else "L"
-        if self._last_state is not None:
-            return "D" if self._last_state["turn"] == "dark" else "L"
-        return "D"
-
-    def _put_down(self, cell, face):
-        self.board.place(cell, face, rest_ms=0)
-
-    def _cell(self, body):
-        """The cell named in body["cell"] ("E4" on the hex board, "d3" on a square one)."""
-        return api.cell(body, parse=self.layout.parse_cell)
-
-    def _name(self, cell):
-        return self.layout.cell_name(cell)
-
-    def _place(self, body):
-        cell = self._cell(body)
-        face = body.get("face")
-        if face is not None and face not in self.flipped:
-            if "d" not in self.flipped:
-                raise bad("face must be D or L, not %r" % (face,))
-            raise bad("face must be one of D, L, d, l (red side up: d, l), not %r" % (face,))
-        if cell in self.flipping:
-            raise conflict("%s: its disk is being turned over" % self._name(cell))
-        if cell in self.board.disks:
-            raise conflict("%s already holds a disk" % self._name(cell))
-        if face is None:
-            face = self.hand.get(cell) or self._game_face(cell) or self._turn_face()
-        self.hand.pop(cell, None)
-        self._put_down(cell, face)
-        return {"cell": self._name(cell), "face": face}
-
-    def _lift(self, body):
-        cell = self._cell(body)
-        face = self._take(cell)
-        return {"cell": self._name(cell), "face": face,
-                "in_hand": cell in self.hand}
-
-    def _take(self, cell):
-        """Lift the disk on `cell`: into the hand if the game has a disk there, else away."""
-        if cell in self.flipping:
-            raise conflict("%s: its disk is being turned over" % self._name(cell))
-        if cell not in self.board.disks:
-            raise conflict("%s holds no disk" % self._name(cell))
-        face = self.board.lift(cell, hold_ms=0)
-        if self._game_face(cell) is not None or not self.board.powered:
-            self.hand[cell] = face
-        self.remove_asked.discard(cell)
-        return face
-
-    def _flip(self, body):
-        cell = self._cell(body)
-        face = self._start_flip(cell, HAND_MS)
-        return {"cell": self._name(cell), "face": self.flipped[face]}
-
-    def _start_flip(self, cell, hand_ms):
-        if cell in self.flipping:
-            raise conflict("%s: its disk is being turned over" % self._name(cell))
-        if cell not in self.board.disks:
-            raise conflict("%s holds no disk to turn over" % self._name(cell))
-        face = self.board.lift(cell, hold_ms=0)
-        self.hand[cell] = face
-        self.flipping.add(cell)
-        self._schedule(hand_ms, self._finish_flip, cell, self.flipped[face])
-        return face
-
-    def _finish_flip(self, cell, face):
-        self.flipping.discard(cell)
-        if self.hand.pop(cell, None) is not None and cell not in self.board.disks:
-            self._put_down(cell, face)
-
-    def _put_away(self, body):
-        gone = sorted(self._name(c) for c in self.hand if c not in self.flipping)
-        for name in gone:
-            del self.hand[self.layout.parse_cell(name)]
-        return {"put_away": gone}
-
-    def _clear(self, body):
-        self._timeline.clear()
-        self.flipping.clear()
-        for cell in list(self.board.disks):
-            self.board.lift(cell, hold_ms=0)
-        self.hand.clear()
-        self.remove_asked.clear()
-        self.replay = None
-        return {"cleared": True}
-
-    def _tidy_hand(self):
-        """A disk in hand whose hex the game no longer has goes back in the box."""
-        if not self.board.powered:
-            return
-        for cell in list(self.hand):
-            if cell not in self.flipping and (self._game_face(cell) is None or
-                                              cell in self.board.disks):
-                del self.hand[cell]
-
-    def _autoflip(self):
-        if not self.autoflip or not self.board.powered or self._timeline or self.flipping:
-            return
-        ctl = self.board.controller
-        if ctl is not self._game() or ctl.phase == STARTUP:   # the demo, self-test, light check
-            return
-        for cell in list(self.remove_asked):
-            if cell in self.board.disks and ctl.game.cell(cell) == iago.EMPTY:
-                self.board.lift(cell, hold_ms=0)
-            self.remove_asked.discard(cell)
-        if ctl.tentative != NONE:
-            return
-        pending = [c for c in ctl.flips_pending() if c in self.board.disks]
-        for i, cell in enumerate(pending):
-            self._schedule(AUTO_WAIT_MS + i * (AUTO_HAND_MS + AUTO_GAP_MS), self._auto_flip_one,
-                           cell)
-
-    def _auto_flip_one(self, cell, _face):
-        ctl = self.board.controller
-        if (ctl is not None and cell in self.board.disks and cell not in self.flipping and
-                cell in ctl.flips_pending()):
-            self._start_flip(cell, AUTO_HAND_MS)
-
-    # --- settings of the simulation ---------------------------------------------------------
-
-    def _set_autoflip(self, body):
-        self.autoflip = api.flag(body, "on")
-        return {"autoflip": self.autoflip}
-
-    def _set_speed(self, body):
-        self.speed = api.number(body, "speed", *SPEED_RANGE)
-        return {"speed": self.speed}
-
-    def _set_pause(self, body):
-        self.paused = api.flag(body, "paused")
-        return {"paused": self.paused}
-
-    def _power(self, body):
-        on = api.flag(body, "on")
-        if on and not self.board.powered:
-            self.board.power_on()
-            self.hub.log("note", "power on", "sim")
-        elif not on and self.board.powered:
-            self.board.power_cut()
-            self._replies.clear()
-            self._asked.clear()
-            self.hub.log("note", "power cut", "sim")
-        return {"powered": self.board.powered}
-
-    def _bounce(self, body):
-        self.board.bounce_ms = api.number(body, "ms", 0, 50)
-        return {"bounce_ms": self.board.bounce_ms}
-
-    def _crosstalk(self, body):
-        self.board.crosstalk = api.number(body, "chance", 0, 1)
-        return {"crosstalk": self.board.crosstalk}
-
-    def _stick(self, body):
-        cell = self._cell(body)
-        stuck = api.flag(body, "stuck", True, required=False)
-        self.board.stick(cell, stuck)
-        self.hub.log("note", "%s switch %s" % (self._name(cell),
-                                                "stuck closed" if stuck else "mended"), "sim")
-        return {"stuck": sorted(self._name(c) for c in self.board.stuck)}
-
-    def _unexpected_lift(self, body):
-        cells = sorted(c for c in self.board.disks if c not in self.flipping)
-        if not cells:
-            raise conflict("there is no disk on the board to knock off")
-        cell = self.rng.choice(cells)
-        face = self.board.lift(cell, hold_ms=0)
-        self.hand[cell] = face
-        self.hub.log("note", "a disk was knocked off %s" % self._name(cell), "sim")
-        return {"cell": self._name(cell), "face": face}
-
-    # --- replay -----------------------------------------------------------------------------
-
-    def _replay_load(self, body):
-        """Load a record to replay; with "check": true only read and check it (the page asks
-        before a game in progress is thrown away only for a record it can replay)."""
-        check = api.flag(body, "check", False, required=False)
-        if self.layout.kind != "hex":
-            raise conflict("the square board tosses its own coin for who starts, so it replays "
-                           "no record: load it on the table page (the game chooser) instead")
-        replay = Replay.from_text(api.field(body, "record", str))
-        if not self.board.powered:
-            raise conflict("the board has no power")
-        if check:
-            return {"moves": len(replay.moves), "rules": replay.rules}
-        self._clear({})
-        # As a hand would, before the new game: else the new game would see the old disks
-        # still there (a disk left on the centre long enough would start the demo).
-        self._advance_to(self.board.clock.us + CLEARED_MS * 1000)
-        self.command({"cmd": "new_game", "rules": replay.rules})
-        self.replay = replay
-        self.hub.log("note", "replaying a record of %d placements (%s)" % (
-            len(replay.moves), replay.rules), "sim")
-        return {"moves": len(replay.moves)}
-
-    def _replay_step(self, body):
-        if self.replay is None:
-            raise conflict("no record is loaded for replay")
-        return {"target": self.replay.aim(body)}
-
-    def _replay_stop(self, body):
-        self.replay = None
-        return {"replay": None}
-
     # --- what the pages see -------------------------------------------------------------------
 
     def _state_or_fail(self):
@@ -735,34 +411,27 @@ class SimDriver:
         state = ctl.state() if ctl is not None else None
         if state is not None:
             self._last_state = state
-        self.hub.publish_state({
-            "mode": self.mode,
-            "connected": True,
-            "powered": board.powered,
-            "board": board.boardmap.name,
-            "firmware": _firmware_version(),
-            "state": state,
-            # The self-test's state has no position to count.
-            "areas": records.areas(state) if state and "position" in state else None,
-            "movers": records.movers(state) if state and "position" in state else None,
-            "layout": layout_dict(self.layout),
-            "disks": {self._name(c): f for c, f in sorted(board.disks.items())},
-            "hand": {self._name(c): f for c, f in sorted(self.hand.items())},
-            "flipping": sorted(self._name(c) for c in self.flipping),
-            "replay": self.replay.as_dict() if self.replay else None,
-            "games_dir": str(self.games_dir) if self.games_dir else None,
-            "saved": self.saved,
-            "fault": self.fault,
-            "gestures": True,
-            "sim": {
-                "speed": self.speed, "paused": self.paused, "autoflip": self.autoflip,
-                "actual_speed": self.actual_speed, "clock_s": board.clock.ms // 1000,
-                "bounce_ms": board.bounce_ms, "crosstalk": board.crosstalk,
-                "stuck": sorted(self._name(c) for c in board.stuck),
-                "restarts": board.restarts,
-                "pty": self.pty.path if self.pty is not None else None,
-            },
-        })
+        self.hub.publish_state(board_snapshot(
+            self.mode, state, self.layout,
+            board=board.boardmap.name, powered=board.powered, firmware=_firmware_version(),
+            disks={self._name(c): f for c, f in sorted(board.disks.items())},
+            hand={self._name(c): f for c, f in sorted(self.hand.items())},
+            flipping=sorted(self._name(c) for c in self.flipping),
+            replay=self.replay.as_dict() if self.replay else None,
+            games_dir=str(self.games_dir) if self.games_dir else None,
+            saved=self.saved, fault=self.fault, gestures=True, sim=self._sim_view()))
+
+    def _sim_view(self):
+        """The snapshot's `sim`: the simulation's speed, clock and faults."""
+        board = self.board
+        return {
+            "speed": self.speed, "paused": self.paused, "autoflip": self.autoflip,
+            "actual_speed": self.actual_speed, "clock_s": board.clock.ms // 1000,
+            "bounce_ms": board.bounce_ms, "crosstalk": board.crosstalk,
+            "stuck": sorted(self._name(c) for c in board.stuck),
+            "restarts": board.restarts,
+            "pty": self.pty.path if self.pty is not None else None,
+        }
 
     def _led_hexes(self):
         colours = self.board.circuit.led_colours()

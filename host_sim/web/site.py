@@ -19,14 +19,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 STATIC = ROOT / "host_sim" / "web" / "static"
 MICROPYTHON = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
-PAGE_FILES = ("app.js", "link.js", "board.js", "boardworker.js", "style.css")
+# The board page's modules and style sheet: every one of static/ but the table's (table.html and
+# table.js need the server that referees its games).
+PAGE_FILES = tuple(sorted(p.name for p in STATIC.iterdir()
+                          if p.suffix in (".js", ".css") and not p.name.startswith("table.")))
 # host_sim's modules the page's simulator imports (SimBoard, SimDriver, replay, records, the
 # LED view of a real board) and the page's own; nothing else of the host goes into the page.
 # All of host_sim's fakes go, as SimBoard imports what it needs of them.
 HOST_MODULES = (
     "__init__.py", "render.py", "simboard.py",
-    "web/__init__.py", "web/api.py", "web/records.py", "web/replay.py", "web/ledview.py",
-    "web/simdriver.py", "web/ptylink.py",
+    "web/__init__.py", "web/api.py", "web/driver.py", "web/records.py", "web/replay.py",
+    "web/ledview.py", "web/simdriver.py", "web/simhands.py", "web/simcontrols.py",
+    "web/simlink.py", "web/ptylink.py",
     "web/inpage/__init__.py", "web/inpage/circuit.py", "web/inpage/pageboard.py",
 )
 MAPS = ("board.json", "boards/square7.json", "boards/square8.json", "boards/square9.json")
@@ -57,11 +61,12 @@ def board_files():
 
 
 def page():
-    """The board page of the static site: scripts by relative address (a site may live in a
-    folder of its host) and the mark that makes it run the board itself."""
+    """The board page of the static site: its entry module and style sheet by relative address
+    (a site may live in a folder of its host; the modules import each other by relative
+    address already) and the mark that makes it run the board itself."""
     text = (STATIC / "index.html").read_text(encoding="utf-8")
-    if text.count('"/static/') < len(PAGE_FILES) - 1 or "<head>" not in text:
-        raise SiteError("static/index.html no longer loads its scripts from /static/")
+    if '"/static/app.js"' not in text or "<head>" not in text:
+        raise SiteError("static/index.html no longer loads its entry module from /static/")
     text = text.replace('"/static/', '"static/')
     return text.replace("<head>", "<head>\n" + MARK, 1)
 

@@ -20,6 +20,7 @@ from iago import games, record
 
 from host_sim.web import api
 from host_sim.web.api import ApiError, bad, conflict
+from host_sim.web.driver import Driver
 
 SLICE_NODES = 200
 DEMO_PAUSE_S = 0.8         # between the demo's placements, so people can follow
@@ -33,7 +34,7 @@ LEVELS = (1, 2, 3, 4, 5)
 SIDES = {"none": 0, "dark": iago.DARK, "light": iago.LIGHT}
 
 
-class TableDriver:
+class TableDriver(Driver):
     mode = "table"
 
     def __init__(self, hub, game="othello"):
@@ -60,13 +61,16 @@ class TableDriver:
     def handle(self, action, body):
         func = self.actions.get(action)
         if func is None:
-            raise ApiError(404, "unknown table action %r (%s)" % (action, ", ".join(self.actions)))
+            raise self.unknown(action)
         with self.lock:
             result = func(body)
             self.generation += 1
             self._publish()
         self._maybe_think()
         return result
+
+    def unknown(self, action):
+        return ApiError(404, "unknown table action %r (%s)" % (action, ", ".join(self.actions)))
 
     def record(self):
         with self.lock:

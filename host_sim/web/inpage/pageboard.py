@@ -22,6 +22,7 @@ from host_sim.fakes.machine import PWRON_RESET
 from host_sim.render import turned_faces
 from host_sim.web import api, ledview, records, simdriver
 from host_sim.web.api import ApiError
+from host_sim.web.driver import board_snapshot
 from host_sim.web.inpage.circuit import PageCircuit
 
 MAX_TURN_MS = 250            # real time lost beyond this (a busy tab) is not caught up
@@ -275,18 +276,14 @@ def _state(state_text):
 
 
 def board_view(state_text):
-    """{"layout", "disks", "areas", "movers"} of a real board's `state` (docs/protocol.md), as
-    the server's serial driver publishes them, or {"error": why} for a state it cannot read."""
+    """{"snapshot": the snapshot of a real board's `state` over Web Serial} as the server's
+    serial driver publishes it (driver.board_snapshot; the page sets what it knows of the
+    connection over it), or {"error": why} for a state it cannot read."""
     try:
         state = _state(state_text)
         layout = ledview.layout_of(state)
-        counted = "position" in state          # the self-test's state has no position
-        return json.dumps({
-            "layout": ledview.layout_dict(layout),
-            "disks": ledview.inferred_disks(state, layout),
-            "areas": records.areas(state) if counted else None,
-            "movers": records.movers(state) if counted else None,
-        })
+        return json.dumps({"snapshot": board_snapshot(
+            "board", state, layout, disks=ledview.inferred_disks(state, layout))})
     except Exception as exc:
         return json.dumps({"error": "%s: %s" % (type(exc).__name__, exc)})
 

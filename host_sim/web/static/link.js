@@ -4,79 +4,103 @@
 // board would go on showing "Dark to move". The server sends a heartbeat every second
 // (docs/web.md, "Server heartbeat and faults"); a stream silent for 3 s is probed with a plain
 // request: a failed probe means offline, an unanswered one not responding.
-"use strict";
-
 // The page's POSTs ask for the board's refusals (400, 409) as answers, {"ok": false, ...} with
 // a 200, so the browser's console does not log each refused move as a failed request.
-const POST_HEADERS = { "Content-Type": "application/json", Prefer: "refusal=answer" };
+export const POST_HEADERS = { "Content-Type": "application/json", Prefer: "refusal=answer" };
 
 const LINK_SILENT_MS = 3000;       // a stream quiet this long is checked with a probe
 const LINK_PROBE_MS = 3000;        // a probe unanswered this long: the server is not responding
 const LINK_DOWN_MS = 1500;         // a stream not open this long: offline
 
+// A JSON POST to the server: its answer, {ok: true, ...} or {ok: false, error}, never a throw.
+export async function postJson(url, body) {
+  try {
+    const res = await fetch(url, { method: "POST", headers: POST_HEADERS, body: JSON.stringify(body || {}) });
+    let data;
+    try { data = await res.json(); } catch { data = { ok: false, error: res.status + " " + res.statusText }; }
+    if (!res.ok) data.ok = false;
+    return data;
+  } catch (err) {
+    return { ok: false, error: "the server cannot be reached (" + err.message + ")" };
+  }
+}
+
 // openLink({events, probe, on: {name: handler(event)}, change(status)}): status is
 // {kind: "live" | "connecting" | "offline" | "stuck", text}; change() hears every new kind.
-function openLink(opts) {
-  let source = null;
-  let heard = performance.now();   // the last sign of life: an event, an open, a probe answered
-  let downSince = null;            // when the stream stopped being open
-  let probing = false;
-  let status = { kind: "connecting", text: "connecting…" };
+export function openLink(opts) {
+  const link = new Link(opts);
+  setInterval(() => link.watch(), 1000);
+  link.open();
+  return { status: () => link.status };
+}
 
-  const set = (kind, text) => {
-    if (status.kind === kind && status.text === text) return;
-    status = { kind, text };
-    opts.change(status);
-  };
-  const alive = () => {
-    heard = performance.now();
-    downSince = null;
-    set("live", "live");
-  };
-  const open = () => {
-    if (source) source.close();
-    source = new EventSource(opts.events);
-    source.addEventListener("open", alive);
-    source.addEventListener("error", () => { if (downSince === null) downSince = performance.now(); });
-    for (const name of new Set(Object.keys(opts.on).concat("heartbeat"))) {
-      source.addEventListener(name, (e) => { alive(); if (opts.on[name]) opts.on[name](e); });
+class Link {
+  constructor(opts) {
+    this.opts = opts;
+    this.source = null;
+    this.heard = performance.now();   // the last sign of life: an event, an open, a probe answered
+    this.downSince = null;            // when the stream stopped being open
+    this.probing = false;
+    this.status = { kind: "connecting", text: "connecting…" };
+  }
+
+  set(kind, text) {
+    if (this.status.kind === kind && this.status.text === text) return;
+    this.status = { kind, text };
+    this.opts.change(this.status);
+  }
+
+  alive() {
+    this.heard = performance.now();
+    this.downSince = null;
+    this.set("live", "live");
+  }
+
+  open() {
+    const on = this.opts.on;
+    if (this.source) this.source.close();
+    const source = this.source = new EventSource(this.opts.events);
+    source.addEventListener("open", () => this.alive());
+    source.addEventListener("error", () => { if (this.downSince === null) this.downSince = performance.now(); });
+    for (const name of new Set(Object.keys(on).concat("heartbeat"))) {
+      source.addEventListener(name, (e) => { this.alive(); if (on[name]) on[name](e); });
     }
-  };
-  const probe = async () => {
-    probing = true;
+  }
+
+  async probe() {
+    this.probing = true;
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), LINK_PROBE_MS);
     try {
-      const res = await fetch(opts.probe, { cache: "no-store", signal: abort.signal });
+      const res = await fetch(this.opts.probe, { cache: "no-store", signal: abort.signal });
       await res.text();
-      if (source.readyState === EventSource.OPEN) {
-        heard = performance.now();
-        if (status.kind !== "live") set("live", "live");
+      if (this.source.readyState === EventSource.OPEN) {
+        this.heard = performance.now();
+        if (this.status.kind !== "live") this.set("live", "live");
       } else {
-        open();                    // the server answers again: a new stream at once
+        this.open();               // the server answers again: a new stream at once
       }
-    } catch (err) {
-      if (abort.signal.aborted) set("stuck", "not responding");
-      else set("offline", "offline");
+    } catch {
+      if (abort.signal.aborted) this.set("stuck", "not responding");
+      else this.set("offline", "offline");
     } finally {
       clearTimeout(timer);
-      probing = false;
+      this.probing = false;
     }
-  };
-  setInterval(() => {
+  }
+
+  watch() {
     const now = performance.now();
-    if (source.readyState === EventSource.CLOSED) {
-      set("offline", "offline");
-      if (!probing) probe();
+    if (this.source.readyState === EventSource.CLOSED) {
+      this.set("offline", "offline");
+      if (!this.probing) this.probe();
       return;
     }
-    if (source.readyState !== EventSource.OPEN) {
-      if (downSince === null) downSince = now;
-      if (now - downSince > LINK_DOWN_MS && status.kind !== "stuck") set("offline", "offline");
+    if (this.source.readyState !== EventSource.OPEN) {
+      if (this.downSince === null) this.downSince = now;
+      if (now - this.downSince > LINK_DOWN_MS && this.status.kind !== "stuck") this.set("offline", "offline");
       return;
     }
-    if (now - heard > LINK_SILENT_MS && !probing) probe();
-  }, 1000);
-  open();
-  return { status: () => status };
+    if (now - this.heard > LINK_SILENT_MS && !this.probing) this.probe();
+  }
 }

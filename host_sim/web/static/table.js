@@ -1,9 +1,8 @@
 // The other games of the family (Othello, Io, the number line) on the page's table: the server
 // referees (host_sim/web/tabledriver.py); this page draws its state and sends the clicks.
-"use strict";
+import { $, el, keepsNoGame } from "./dom.js";
+import { openLink, postJson } from "./link.js";
 
-const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
 const SQUARE = 50;                 // a square's side, SVG units
 const MARK_GAP = 64;               // between two marks of the number line
 let state = null;
@@ -13,33 +12,15 @@ let focusIndex = 0;
 let wanted = new URLSearchParams(location.search).get("game");
 
 async function post(action, body) {
-  let reply;
-  try {
-    const res = await fetch("/api/table/" + action, {
-      method: "POST", headers: POST_HEADERS, body: JSON.stringify(body || {}),
-    });
-    reply = await res.json().catch(() => ({ok: false, error: res.statusText}));
-  } catch (err) {
-    reply = {ok: false, error: "the server cannot be reached"};
-  }
+  const reply = await postJson("/api/table/" + action, body);
   $("notice").textContent = reply.ok ? "" : reply.error;
   return reply;
 }
 
 // Whether `what` may go ahead: it throws away the game in progress (placements made, not over,
 // not the demo's) only if the player says so.
-function keepsNoGame(what) {
-  const moves = state && !state.outcome && !state.demo ? state.moves.length : 0;
-  if (!moves) return true;
-  return confirm(`${what}? The game in progress (${moves} placement${moves === 1 ? "" : "s"}) will be lost; ` +
-                 "Save record keeps it.");
-}
-
-function el(name, attrs, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const key in attrs) node.setAttribute(key, attrs[key]);
-  if (parent) parent.appendChild(node);
-  return node;
+function keepsNoGameHere(what) {
+  return keepsNoGame(what, state && !state.outcome && !state.demo ? state.moves.length : 0);
 }
 
 function text(x, y, value, cls, parent) {
@@ -299,27 +280,27 @@ function newGame(call, choice) {
 
 $("game").addEventListener("change", () => {
   if ($("game").value === "iago") { location.href = "/"; return; }
-  if (!keepsNoGame("Play " + $("game").selectedOptions[0].textContent)) { $("game").value = state.choice; return; }
+  if (!keepsNoGameHere("Play " + $("game").selectedOptions[0].textContent)) { $("game").value = state.choice; return; }
   newGame();
 });
-$("new-game").addEventListener("click", () => { if (keepsNoGame("Start a new game")) newGame(); });
+$("new-game").addEventListener("click", () => { if (keepsNoGameHere("Start a new game")) newGame(); });
 $("take-back").addEventListener("click", () => post("take-back"));
 $("suggest").addEventListener("click", () => post("suggest"));
 $("demo").addEventListener("click", () => post("demo", {on: !state.demo}));
 for (const b of document.querySelectorAll("[data-call]")) {
-  b.addEventListener("click", () => { if (keepsNoGame("Start a new game")) newGame(b.dataset.call); });
+  b.addEventListener("click", () => { if (keepsNoGameHere("Start a new game")) newGame(b.dataset.call); });
 }
 $("computer").addEventListener("change", () => post("computer", {side: $("computer").value}));
 $("level").addEventListener("change", () => post("computer", {level: Number($("level").value)}));
 const optionsChange = () => {
-  if (keepsNoGame("Start a new game with these options")) newGame();
+  if (keepsNoGameHere("Start a new game with these options")) newGame();
   else showOptions();
 };
 $("ties-to-2").addEventListener("change", optionsChange);
 $("holes").addEventListener("change", optionsChange);
 $("load").addEventListener("change", async () => {
   const file = $("load").files[0];
-  if (file && keepsNoGame("Load " + file.name)) await post("load", {record: await file.text()});
+  if (file && keepsNoGameHere("Load " + file.name)) await post("load", {record: await file.text()});
   $("load").value = "";
 });
 
@@ -345,7 +326,7 @@ function connect() {
           wanted = null;
           const label = [...$("game").options].find((o) => o.value === choice);
           if (choice !== state.choice && label && choice !== "iago" &&
-              keepsNoGame("Play " + label.textContent + " instead of this " + state.title)) {
+              keepsNoGameHere("Play " + label.textContent + " instead of this " + state.title)) {
             wanted = choice;
             newGame(undefined, choice).then(() => { wanted = null; if (state) show(); });
           }
