@@ -9,8 +9,8 @@ watchdog. All hardware and the clock are passed in, so the simulator runs this v
 import gc
 import json
 
-from gameboard import forget
-from gameboard.controller import NONE, OVER, elapsed
+from gameboard import elapsed, forget
+from gameboard.controller import NONE, OVER
 from gameboard.debounce import CROSSING
 from gameboard.palette import PALETTES
 

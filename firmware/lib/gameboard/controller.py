@@ -20,7 +20,7 @@ until the waiting one is played.
 """
 
 import iago
-from gameboard import forget, palette
+from gameboard import elapsed, forget, palette
 from gameboard.painter import (FACE_COLOUR, NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
                                STARTUP_MS, compose)
 
@@ -52,13 +52,7 @@ _DEMO_HOLD_MS = const(2000)
 # The computer's search runs between the board's ticks, layout.think_nodes positions at a
 # time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
 # A disk held on the demo cell of the empty board starts the demo.
-_WRAP = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30 on MicroPython
 PHASE_NAMES = ("startup", "play", "over")   # of the phases STARTUP, PLAY, OVER (painter.py)
-
-
-def elapsed(now, then):
-    """Milliseconds from `then` to `now` on a clock that wraps at 2**30."""
-    return (now - then) & _WRAP
 
 
 class Controller:

@@ -17,6 +17,8 @@ that never allocates; when it is full, a debounced change is held back (its swit
 pending) and reported on a later update, so `state` and the events never disagree.
 """
 
+from gameboard import elapsed
+
 try:
     from micropython import const
 except ImportError:
@@ -26,12 +28,6 @@ except ImportError:
 ROWS = const(8)            # row lines of the usual matrix (the default)
 CLOSED = const(0x80)       # event bit: the switch closed
 CROSSING = const(0x7F)     # event bits: the crossing (16 row lines of 8 columns at most)
-_WRAP = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30 on MicroPython
-
-
-def elapsed(now, then):
-    """Milliseconds from `then` to `now` on a clock that wraps at 2**30."""
-    return (now - then) & _WRAP
 
 
 class EventQueue:
@@ -116,7 +112,7 @@ def debounce(raw, state, pending, since, now, debounce_ms, events):
             i = (r << 3) + c
             if started & bit:
                 since[i] = now
-            elif ((now - since[i]) & _WRAP) >= debounce_ms:
+            elif elapsed(now, since[i]) >= debounce_ms:
                 if events.put((i | CLOSED) if raw[r] & bit else i):
                     state[r] ^= bit
                     timing ^= bit

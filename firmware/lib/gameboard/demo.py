@@ -8,10 +8,9 @@ to the game it left. It has the controller's interface as far as the app and the
 """
 
 import iago
-from gameboard import palette
+from gameboard import elapsed, palette
 from gameboard.layout import hex_layout
-from gameboard.controller import elapsed
-from gameboard.painter import paint
+from gameboard.painter import FACE_COLOUR, paint
 from gameboard.modes import NotPlaying
 from gameboard.settings import Settings
 
@@ -30,9 +29,6 @@ _THINK = const(0)
 _FLIPS = const(1)
 _PAUSE = const(2)
 _RESULT = const(3)
-
-_FACE = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, palette.OFF,
-               palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
 
 
 class Demo(NotPlaying):
@@ -123,9 +119,9 @@ class Demo(NotPlaying):
         flip = self.layout.flip
         for c in range(self.n):
             v = cells[c]
-            colour = _FACE[v]
+            colour = FACE_COLOUR[v]
             if flipped[c] and not slow:
-                colour = _FACE[v ^ flip]            # still showing the face before the flip
+                colour = FACE_COLOUR[v ^ flip]            # still showing the face before the flip
             elif c == last and self.stage == _FLIPS and not slow:
                 colour = palette.OFF                # the new disk blinks as it lands
             elif winner and v == winner:
