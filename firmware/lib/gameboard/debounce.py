@@ -130,7 +130,7 @@ class Debouncer:
         self.debounce_ms = debounce_ms
         self.state = bytearray(rows)
         self.pending = bytearray(rows)
-        self.idle = bytes(rows)     # no switch pending; also the App's "no bit in any row"
+        self.idle = bytes(rows)     # no switch pending
         self.since = [0] * (rows * 8)
         self.events = EventQueue(capacity)
 
@@ -145,3 +145,8 @@ class Debouncer:
     def busy(self):
         """True while some switch is being timed (its raw state differs from its debounced one)."""
         return self.pending != self.idle
+
+    def closing(self, row):
+        """The column bits of row line `row` whose switch closed at the last scans and is being
+        timed: a contact not yet an event (at the last update the raw state was closed)."""
+        return self.pending[row] & ~self.state[row]

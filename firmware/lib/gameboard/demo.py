@@ -7,6 +7,7 @@ one starts. Any disk put down on the board stops the demo (`stopped`); the app t
 to the game it left. It has the controller's interface as far as the app and the link use it.
 """
 
+import gameboard
 import iago
 from gameboard import elapsed, palette
 from gameboard.layout import hex_layout
@@ -142,9 +143,17 @@ class Demo(NotPlaying):
                 "games": self.games, "settings": self.settings.as_dict()}
 
 
+def forget(engine):
+    """Drop this module from the heap, and (`engine` true: the game's computer does not play
+    now) the engine it played with (gameboard.forget)."""
+    gameboard.forget(__name__, "gameboard.modes")
+    if engine:
+        gameboard.forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
+
+
 def take_over(app, now):
     """The demo in the App's controller's place; the game's controller gets the board back
-    when a disk is put down (App._end_demo)."""
+    when a disk is put down (App._tick)."""
     game = app.game
     game.demo_requested = False
     demo = Demo(game.settings, now, game.frame, seed=now, layout=app.layout)

@@ -7,7 +7,6 @@ Imported by app.build and forgotten once the App stands, so its code takes no he
 
 import sys
 
-from gameboard import forget
 from gameboard.saves import Saves
 
 try:
@@ -31,7 +30,7 @@ def build(root, map_path, serial, coin, restart_after_check, hw):
     bmap = checkedmap.load(map_path, root + "board-checked.json")
     if restart_after_check and checkedmap.kept_now:
         hw.soft_restart()            # never returns; the next start reads the copy
-    forget("gameboard.checkedmap", "gameboard.boardmap")   # the map keeps only its tables
+    checkedmap.forget()              # the map keeps only its tables
     report = None
     saves = getattr(hw, "saves", Saves)(root)
     if restart_after_check and hw.restarted():
@@ -39,7 +38,7 @@ def build(root, map_path, serial, coin, restart_after_check, hw):
         # watchdog starts, which a fault would have to keep feeding.
         from gameboard import archive
         report = archive.count_restart(saves)
-        forget("gameboard.archive")
+        archive.forget()
     buttons = None
     if bmap.buttons:
         # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.
@@ -84,60 +83,28 @@ def serial(hw):
     from gameboard.usbserial import UsbSerial
     return UsbSerial()
 
-def set_up(app, boardmap, saves, matrix, pixels, clock, serial, watchdog, buttons, coin):
-    """App.__init__'s work: the App's state, and the saved game read back."""
+def parts(app, now, coin):
+    """App.__init__'s heavy part: the game's controller with the saved game read back (and a
+    save that cannot be read reported), the LED output and the host link. Returns
+    (layout, controller, leds, link)."""
     from gameboard.app import FIRMWARE_VERSION
     from gameboard.controller import Controller
-    from gameboard.debounce import Debouncer
     from gameboard.layout import Layout
     from gameboard.leds import LedOutput
     from gameboard.link import Link
-    app.boardmap = boardmap
-    app.saves = saves
-    app.matrix = matrix
-    app.pixels = pixels
-    app.clock = clock
-    app.serial = serial
-    app.watchdog = watchdog
-    # Optional push buttons (bit 0 select, bit 1 confirm): select takes back the last
-    # placement, confirm claims a penalty. Debounced like the switches.
-    app.buttons = buttons
-    app.button_raw = 0
-    app.button_state = 0
-    app.button_since = 0
-    app.raw = bytearray(boardmap.lines)   # one byte of column bits a row line
-    app.diodes = boardmap.diodes
-    app.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines)
-    # Closings lit at first contact, before their debounce ends (one bit a crossing).
-    app.contact_lit = bytearray(boardmap.lines)
-    now = clock.ticks_ms()
-    app.layout = Layout(boardmap.geometry, boardmap.size)
-    settings, game, flips, problem = _load(saves, app.layout)
-    # `coin`: Othello's coin toss, coin() -> 0 or 1 (default: the system's random bits).
-    app.controller = Controller(settings, now, app.layout, coin)
+    boardmap = app.boardmap
+    layout = Layout(boardmap.geometry, boardmap.size)
+    settings, game, flips, problem = _load(app.saves, layout)
+    ctl = Controller(settings, now, layout, coin)
     if game is not None:
-        restore(app.controller, game, flips)
-    # The game's controller; `controller` is the one in charge of the LEDs now: the game,
-    # the self-test or the demo. The game's controller sees every switch throughout.
-    app.game = app.controller
-    app.leds = LedOutput(boardmap, app.controller.frame)
-    app.link = Link(app.controller, saves, app.write,
-                    {"firmware": FIRMWARE_VERSION, "board": boardmap.name,
-                     "game": app.layout.game})
+        restore(ctl, game, flips)
+    link = Link(ctl, app.saves, app.write,
+                {"firmware": FIRMWARE_VERSION, "board": boardmap.name, "game": layout.game})
     if problem:
-        app.link.send_event({"event": "save_error", "error": problem})
-    app.link.selftest = app.start_selftest
-    app.link.demo = app.start_demo
-    if buttons is not None and buttons.pressed() & 1:   # select held at power-on
-        app.start_selftest(now)
-    app.last_frame = now
-    app.frames = 0
-    app.active_at = now        # a switch last changed
-    app.flash_error = None     # why the last save failed, until one succeeds
-    app.flash_error_at = 0
-    app.collected = False      # the heap was collected since
-    app.changes = 0            # switch changes since the last collection
-    app.commits = 0            # saves since the last one that erased a sector
+        link.send_event({"event": "save_error", "error": problem})
+    link.selftest = app.start_selftest
+    link.demo = app.start_demo
+    return layout, ctl, LedOutput(boardmap, ctl.frame), link
 
 
 def restore(ctl, game, flips_pending):
