@@ -22,7 +22,6 @@ HOT = {
     "firmware/lib/iago/movegen.py:generate",         # move generation, the rules' kernel
 }
 TO_SHRINK = {
-    "firmware/lib/gameboard/app.py:App.step": 115,
     "firmware/lib/gameboard/boardmap.py:check": 72,
     "firmware/lib/gameboard/controller.py": 666,
     "firmware/lib/gameboard/controller.py:Controller.switch": 61,
