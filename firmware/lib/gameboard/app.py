@@ -291,10 +291,10 @@ class App:
 
     # --- the light at first contact ---------------------------------------------------------
 
-    def _light_first(self, crossing, contact):
+    def _light_first(self, crossing, pending):
         """A disk that will be played lights at once, before the controller plays it (4 ms
         on a Pico) and the frame is composed; the full frame follows in this step. True if
-        it was lit. `contact`: at its first contact, before its debounce ends."""
+        it was lit. `pending`: at its first contact, before its debounce ends."""
         timing = self.link.timing    # the stats time from the closing (None until asked)
         if timing is not None and timing.closed_at_us < 0:
             timing.closed_at_us = self.clock.ticks_us()
@@ -307,7 +307,7 @@ class App:
             self.pixels.show(self.leds.light(cell, PALETTES[ctl.settings.palette], colour))
             self.timed(True)
             return True
-        if contact and timing is not None:
+        if pending and timing is not None:
             timing.closed_at_us = -1     # timed when debounced, if ever
         return False
 

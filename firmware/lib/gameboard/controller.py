@@ -10,33 +10,23 @@ whether a disk is on its hex, never which face is up, so:
 A disk slid across the board closes the switches it passes. A placement is therefore played at
 once (so its flips and the next legal moves light up within milliseconds) but stays tentative
 until the disk has rested _SETTLE_MS; a disk that leaves earlier withdraws it, and only settled
-placements are saved or reported to the host as moves.
-
-The board is `ready` for the next placement only when every hex agrees with the game; only
-then are legal moves reported and hinted. A disk put down early on a legal hex (while flips are
-pending, say) is `waiting`: shown as such, and played the moment the board is ready. It keeps
-its turn when another disk is put down after it (the next side's, early too): that one is extra
-until the waiting one is played.
+placements are saved or reported to the host as moves. Whether the board is ready for the
+next placement, and which disk is, is gameboard/placement.py's survey (the Controller's base).
 """
 
 import iago
 from gameboard import elapsed, forget, palette
-from gameboard.painter import (FACE_COLOUR, NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
-                               STARTUP_MS, compose)
+from gameboard.layout import hex_layout
+from gameboard.painter import (NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
+                               STARTUP_MS, BoardView, compose)
+from gameboard.placement import PHASE_NAMES, Placement  # noqa: F401  (PHASE_NAMES: hosts')
+from gameboard.settings import Settings
 
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
-
-_TYPE_CHECKING = const(0)   # see iago/__init__.py
-if _TYPE_CHECKING:
-    from typing import Any
-
-    from gameboard.layout import Layout
-    from gameboard.painter import BoardView
-    from gameboard.settings import Settings
 
 _SETTLE_MS = const(300)      # a placement counts once its disk has rested this long
 # A disk between two hexes closes both switches: a tentative placement's disk that leaves
@@ -52,79 +42,80 @@ _DEMO_HOLD_MS = const(2000)
 # The computer's search runs between the board's ticks, layout.think_nodes positions at a
 # time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
 # A disk held on the demo cell of the empty board starts the demo.
-PHASE_NAMES = ("startup", "play", "over")   # of the phases STARTUP, PLAY, OVER (painter.py)
+
+# The controller's timers: when each began, in Controller.since (ms; -1: not running).
+_PLACED = const(0)      # the tentative placement's disk landed: it settles after _SETTLE_MS
+_LIFTED = const(1)      # the last-placed disk left its hex: held off, a take-back; back soon,
+                        # a penalty claim
+_SETTING = const(2)     # a disk came to rest on a settings hex: it steps the setting once
+_FLASH = const(3)       # the feedback on flash_cell began
+_CENTRE = const(4)      # a disk landed on the demo cell: held there, the demo or a new game
+_ACTIVE = const(5)      # a switch last changed
 
 
-class Controller:
+class Controller(Placement):
     """The game's mode (gameboard/modes.py): it referees."""
 
     shares_board = False
     stopped = False
 
-    if _TYPE_CHECKING:   # the controller's state, which start.controller sets
-        layout: Layout
-        n: int                   # cells
-        name: Any                # cell -> its name
-        view: BoardView          # what the LEDs show (painter.py): its buffers are these
-        _special: bytes          # per cell: a settings hex, a corner (painter.special_cells)
-        coin: Any                # Othello's coin toss: coin() -> 0 (dark first) or 1
-        settings: Settings
-        game: Any                # the board of the game's rules module
-        present: bytearray       # debounced: 1 = a disk is on the cell
-        face_ok: bytearray       # 1 = the disk there shows the game's face
-        hint: bytearray          # 1 = a legal move (see _fresh_hints)
-        hints_stale: bool
-        ready: bool              # every hex agrees: the next placement may come
-        waiting: int             # an early disk on a legal hex, played once ready
-        # The one disk where the game has none, refused as a placement while everything
-        # else agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
-        extra: int
-        # The flips pending are the last placement's own (lifting its disk then takes it
-        # back), not flips a take-back asked to undo (lifting it then is part of mending).
-        flips_of_last: bool
-        # 1 = closed at power-on where the saved game has no disk, or a disk the board asked
-        # to remove (taken back, of an old game, the demo's stopping disk): never played
-        # until it opens once
-        suspect: bytearray
-        frame: bytearray         # RGB in cell order, read by the LED output
-        outbox: list             # host-link events, drained by the app
-        phase: int               # STARTUP, PLAY, OVER (painter.py)
-        phase_since: int
-        tentative: int           # the last placement, until it has settled
-        placed_at: int
-        tentative_miss: bool     # it missed a forced capture (penalty option)
-        lifted_last: bool        # the last-placed disk is off its hex
-        lifted_at: int
-        active_at: int           # a switch last changed
-        setting_cell: int        # a disk resting on a settings hex
-        setting_since: int
-        setting_done: bool
-        flash_cell: int          # feedback on one hex (painter.py)
-        flash_colour: int
-        flash_at: int
-        save_due: bool           # the game or settings changed at a save point
-        flash_fault: bool        # the last save failed (set by the app)
-        # The engine (imported only when needed: it costs heap): the computer's move, or a
-        # suggestion for the side to move, found in slices between ticks.
-        search: Any
-        suggesting: bool         # also while a suggestion is lit
-        engine_move: int         # the hex it chose, lit in the mover's colour
-        centre_since: int        # a disk landed on the demo cell
-        centre_used: bool        # this disk on the demo cell started a demo already
-        # Every disk of a game in progress lifted: the board asks for a new game, which a
-        # disk held on the demo cell and lifted confirms (docs/board.md, "Gestures").
-        asking: bool
-        demo_requested: bool     # the app starts the demo (gameboard/demo.py)
-        finished: Any            # a finished game awaiting its record
-        dirty: bool
-
     def __init__(self, settings=None, now=0, layout=None, coin=None):
         """`settings` (default Settings()), the time, the board's Layout (default the hex
-        board's) and Othello's coin toss (`coin() -> 0 or 1`: default random bits). The
-        state is set up by gameboard/start.py, which a Pico holds in its heap only then."""
-        from gameboard import start
-        start.controller(self, settings, now, layout, coin)
-        forget("gameboard.start")
+        board's) and Othello's coin toss (`coin() -> 0 or 1`: default random bits)."""
+        self.layout = layout = layout or hex_layout()
+        self.n = layout.cells
+        self.coin = coin or _coin
+        self.settings = settings or Settings()
+        # What the LEDs show (painter.py). Its buffers are the controller's own (present,
+        # frame; face_ok: 1 = the disk there shows the game's face; hint: the legal moves),
+        # and so are its `waiting` (an early disk on a legal hex, played once the board is
+        # ready) and its flash (feedback on one hex).
+        view = self.view = BoardView(layout, self.settings)
+        self.present = view.present      # debounced: 1 = a disk is on the hex
+        self.frame = view.frame          # RGB in cell order, read by the LED output
+        self.game = self._new_board()    # the board of the game's rules module
+        # 1 = closed at power-on where the saved game has no disk, or a disk the board asked
+        # to remove (taken back, of an old game, the demo's stopping disk): never played
+        # until it opens once.
+        self.suspect = bytearray(self.n)
+        self.phase = STARTUP             # STARTUP, PLAY, OVER (painter.py)
+        self.phase_since = now
+        self.since = [now] * 6           # the timers, _PLACED to _ACTIVE
+        self.since[_LIFTED] = self.since[_SETTING] = -1
+        # The placement: the last one until it has settled, and its flags. The flips
+        # pending are the last placement's own (lifting its disk then takes it back), not
+        # flips a take-back asked to undo (lifting it then is part of mending).
+        self.tentative = NONE
+        self.tentative_miss = False      # it missed a forced capture (penalty option)
+        self.flips_of_last = False
+        self.ready = False               # every hex agrees: the next placement may come
+        self.hints_stale = True
+        # The one disk where the game has none, refused as a placement while everything
+        # else agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
+        self.extra = NONE
+        self.setting_cell = NONE         # a disk resting on a settings hex
+        self.flash_cell = NONE           # feedback on one hex (painter.py)
+        self.flash_colour = palette.OFF
+        # The engine (imported only when needed: it costs heap): the computer's move, or a
+        # suggestion for the side to move (`suggesting`, also while lit), found in slices
+        # between ticks; the hex it chose, lit in the mover's colour.
+        self.search = None
+        self.suggesting = False
+        self.engine_move = NONE
+        self.centre_used = False         # this disk on the demo cell started a demo already
+        # Every disk of a game in progress lifted: the board asks for a new game, which a
+        # disk held on the demo cell and lifted confirms (docs/board.md, "Gestures").
+        self.asking = False
+        self.demo_requested = False      # the app starts the demo (gameboard/demo.py)
+        self.outbox = []                 # host-link events, drained by the app
+        self.save_due = False            # the game or settings changed at a save point
+        self.flash_fault = False         # the last save failed (set by the app)
+        self.finished = None             # a finished game awaiting its record
+        self.dirty = True
+        self._game_changed()
+
+    def name(self, cell):
+        return self.layout.cell_name(cell)
 
     # --- inputs ------------------------------------------------------------------------
 
@@ -144,51 +135,62 @@ class Controller:
         self._emit({"event": "placed" if closed else "lifted", "cell": self.name(cell)})
         if self.phase == STARTUP:
             return
-        game = self.game
-        occupied = game.cell(cell) != iago.EMPTY
         if closed:
-            if occupied and not self.face_ok[cell]:
-                self.face_ok[cell] = 1
-                self._emit({"event": "flip_done", "cell": self.name(cell)})
-                if self._pending() == 0:
-                    self._emit({"event": "flips_done"})
-                # Saved after every flip, so a power cut never asks to turn a disk twice.
-                self.save_due = self.tentative == NONE
-            if cell == game.peek() and self.lifted_last:
-                self.lifted_last = False
-                if elapsed(now, self.lifted_at) <= _TAP_MS and game.rules.penalty:
-                    self._claim(now)
-            if (self._special[cell] & SETTINGS_HEX and self._pregame() and
-                    cell != self.engine_move and self.layout.setting_at(cell)):
-                self.setting_cell = cell
-                self.setting_since = now
-                self.setting_done = False
-            if cell == self.layout.demo_cell:
-                self.centre_since = now
-                self.centre_used = False
-            elif self.asking:
-                self._stop_asking()          # a disk put back: the game goes on
-        else:
-            if (self.asking and cell == self.layout.demo_cell and
-                    elapsed(now, self.centre_since) >= _DEMO_HOLD_MS):
-                self.active_at = now
-                self.new_game(now, "cleared")
-                return
-            self.suspect[cell] = 0
-            if cell == self.setting_cell:
-                self.setting_cell = NONE
-            if occupied and cell == game.peek() and self.face_ok[cell]:
-                if self.tentative != NONE:
-                    self._undo(now, "slid")
-                elif self.flips_of_last and self._pending():
-                    # Lifting the disk just placed while its own flips are pending takes
-                    # the placement back (a disk a take-back asked to turn is only turning).
-                    self._undo(now, "lifted")
-                elif self.phase == PLAY and not self._pending():
-                    self.lifted_last = True
-                    self.lifted_at = now
-        self.active_at = now
+            self.placed(cell, now)
+        elif self.lifted(cell, now):
+            return
+        self.since[_ACTIVE] = now
         self._try_place(now)
+
+    def placed(self, cell, now):
+        """A disk put down on `cell` in play: a flip done, the last placement's disk put back
+        (soon: a penalty claim), a disk on a settings hex or the demo cell."""
+        game = self.game
+        face_ok = self.view.face_ok
+        if game.cell(cell) != iago.EMPTY and not face_ok[cell]:
+            face_ok[cell] = 1
+            self._emit({"event": "flip_done", "cell": self.name(cell)})
+            if self._pending() == 0:
+                self._emit({"event": "flips_done"})
+            # Saved after every flip, so a power cut never asks to turn a disk twice.
+            self.save_due = self.tentative == NONE
+        since = self.since[_LIFTED]
+        if cell == game.peek() and since >= 0:
+            self.since[_LIFTED] = -1
+            if elapsed(now, since) <= _TAP_MS and game.rules.penalty:
+                self._claim(now)
+        if (self.view.special[cell] & SETTINGS_HEX and self._pregame() and
+                cell != self.engine_move and self.layout.setting_at(cell)):
+            self.setting_cell = cell
+            self.since[_SETTING] = now
+        if cell == self.layout.demo_cell:
+            self.since[_CENTRE] = now
+            self.centre_used = False
+        elif self.asking:
+            self._stop_asking()          # a disk put back: the game goes on
+
+    def lifted(self, cell, now):
+        """A disk lifted from `cell` in play: a slide, a take-back begun or done, a setting
+        left; True if it confirmed a new game."""
+        game = self.game
+        if (self.asking and cell == self.layout.demo_cell and
+                elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS):
+            self.since[_ACTIVE] = now
+            self.new_game(now, "cleared")
+            return True
+        self.suspect[cell] = 0
+        if cell == self.setting_cell:
+            self.setting_cell = NONE
+        if game.cell(cell) != iago.EMPTY and cell == game.peek() and self.view.face_ok[cell]:
+            if self.tentative != NONE:
+                self._undo(now, "slid")
+            elif self.flips_of_last and self._pending():
+                # Lifting the disk just placed while its own flips are pending takes the
+                # placement back (a disk a take-back asked to turn is only turning).
+                self._undo(now, "lifted")
+            elif self.phase == PLAY and not self._pending():
+                self.since[_LIFTED] = now
+        return False
 
     def tick(self, now):
         """Timers: start-up, settling, take-back hold, settings; the game end."""
@@ -200,24 +202,25 @@ class Controller:
             from gameboard import start
             start.startup(self, now)
             forget("gameboard.start")
-        if self.tentative != NONE and elapsed(now, self.placed_at) >= _SETTLE_MS:
+        if self.tentative != NONE and elapsed(now, self.since[_PLACED]) >= _SETTLE_MS:
             self.tentative = NONE
             self.dirty = True
             self.save_due = True
             self._report_move()
             self._try_place(now)   # a disk put down meanwhile is the next placement
-        if (self.lifted_last and self.phase == PLAY and
-                elapsed(now, self.lifted_at) >= _TAKEBACK_HOLD_MS):
-            self.lifted_last = False
+        since = self.since
+        if (since[_LIFTED] >= 0 and elapsed(now, since[_LIFTED]) >= _TAKEBACK_HOLD_MS and
+                self.phase == PLAY):
+            self.since[_LIFTED] = -1
             # Other disks off too: the board is being cleared, or a disk was knocked off.
             if len(self.differences()[1]) == 1:
                 self._undo(now, "held")
-        if (self.setting_cell != NONE and not self.setting_done and self._pregame() and
-                elapsed(now, self.setting_since) >= _SETTING_HOLD_MS):
-            self.setting_done = True
+        if (self.setting_cell != NONE and since[_SETTING] >= 0 and
+                elapsed(now, since[_SETTING]) >= _SETTING_HOLD_MS and self._pregame()):
+            self.since[_SETTING] = -1      # once a disk comes to rest
             self._step_setting(self.setting_cell, now)
         if (not self.asking and self.phase == PLAY and
-                elapsed(now, self.active_at) >= _DEMO_HOLD_MS and not any(self.present) and
+                elapsed(now, self.since[_ACTIVE]) >= _DEMO_HOLD_MS and not any(self.present) and
                 self.game.ply() and not self.game.is_game_over()):
             self.asking = True
         if self.asking:
@@ -225,14 +228,14 @@ class Controller:
             # (painter: flash_colour's bit 7), and lifted then, starts a new game (switch).
             cell = self.layout.demo_cell
             colour = palette.SETTING_ON
-            if self.present[cell] and elapsed(now, self.centre_since) >= _DEMO_HOLD_MS:
+            if self.present[cell] and elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS:
                 colour |= 0x80
             if self.flash_cell != cell or self.flash_colour != colour:
                 self.dirty = True
             self.flash_cell = cell
             self.flash_colour = colour
-            self.flash_at = now
-        if self.flash_cell != NONE and elapsed(now, self.flash_at) >= _FLASH_MS:
+            self.since[_FLASH] = now
+        if self.flash_cell != NONE and elapsed(now, self.since[_FLASH]) >= _FLASH_MS:
             self.flash_cell = NONE
             self.dirty = True
         if self.phase == PLAY:
@@ -262,7 +265,7 @@ class Controller:
         game = self.game
         if (self._pregame() and self.present[self.layout.demo_cell] and
                 not self.demo_requested and not self.centre_used and
-                elapsed(now, self.centre_since) >= _DEMO_HOLD_MS):
+                elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS):
             self.demo_requested = True
             self.centre_used = True   # once the demo stops, this disk does not restart it
         if game.is_game_over() or not self._settled():
@@ -331,64 +334,6 @@ class Controller:
 
     # --- state -------------------------------------------------------------------------
 
-    def agrees(self):
-        """True when every hex holds what the game says and every flip is done."""
-        cells = self.game.cell_states
-        for c in range(self.n):
-            if (cells[c] != 0) != (self.present[c] == 1) or not self.face_ok[c]:
-                return False
-        return True
-
-    def differences(self):
-        """(extra disks, missing disks, flips pending) as lists of cells."""
-        extra = []
-        missing = []
-        flips = []
-        cells = self.game.cell_states
-        pregame = self._pregame()
-        for c in range(self.n):
-            if cells[c] and not self.present[c]:
-                missing.append(c)
-            elif not cells[c] and self.present[c] and c != self.waiting and not (
-                    pregame and self._special[c] & SETTINGS_HEX and c != self.engine_move):
-                extra.append(c)
-            if cells[c] and not self.face_ok[c]:
-                flips.append(c)
-        return extra, missing, flips
-
-    def flips_pending(self):
-        return [c for c in range(self.n) if self.game.cell(c) and not self.face_ok[c]]
-
-    def state(self):
-        """Everything a host needs to draw the board, as JSON-ready data."""
-        game = self.game
-        extra, missing, flips = self.differences()
-        names = self.name
-        outcome = game.outcome()
-        return {
-            "game": self.layout.game,
-            "start": game.start_text,
-            "position": game.text(),
-            "rules": game.rules.name(),
-            "settings": self.settings.as_dict(),
-            "phase": PHASE_NAMES[self.phase],
-            "turn": iago.side_name(game.turn),
-            "moves": [names(c) for c in game.move_stack],
-            "claims": list(game.claims),
-            "tentative": names(self.tentative) if self.tentative != NONE else None,
-            "waiting": names(self.waiting) if self.waiting != NONE else None,
-            "flips_pending": [names(c) for c in flips],
-            "extra": [names(c) for c in extra],
-            "missing": [names(c) for c in missing],
-            "legal": [names(c) for c in game.legal_moves] if self.ready else [],
-            "scores": list(game.scores()),
-            "can_claim": game.can_claim(),
-            "asking": self.asking,
-            "outcome": None if outcome is None else {
-                "winner": iago.side_name(outcome.winner), "dark": outcome.dark_score,
-                "light": outcome.light_score, "tie_break": outcome.tie_break},
-        }
-
     # --- LED frame -----------------------------------------------------------------------
 
     def compose(self, now):
@@ -404,7 +349,6 @@ class Controller:
         view.show_hints = 2 if self.extra != NONE else self.settings.hints and self.ready
         if view.show_hints:
             self._fresh_hints()
-        view.waiting = self.waiting
         view.chosen = self.engine_move
         view.flash_cell = self.flash_cell
         view.flash_colour = self.flash_colour
@@ -432,20 +376,13 @@ class Controller:
         self.phase_since = now
         self.dirty = True
 
-    def _pending(self):
-        cells = self.game.cell_states
-        face_ok = self.face_ok
-        n = 0
-        for c in range(self.n):
-            if cells[c] and not face_ok[c]:
-                n += 1
-        return n
-
-    def _settled(self):
-        return self.tentative == NONE and self._pending() == 0
-
-    def _pregame(self):
-        return self.game.ply() == 0 and self.phase == PLAY
+    def _no_placement(self, now):
+        """None in hand: no placement tentative or its disk lifted, the flips pending not the
+        last placement's own; a disk on the demo cell is held from now on."""
+        self.tentative = NONE
+        self.since[_LIFTED] = -1
+        self.flips_of_last = False
+        self.since[_CENTRE] = now
 
     def _forget_engine(self):
         self.search = None
@@ -464,127 +401,27 @@ class Controller:
         self._stop_asking()
         self._forget_engine()
         cells = self.game.cell_states
-        face_ok = self.face_ok
+        face_ok = self.view.face_ok
         for c in range(self.n):
             if not cells[c]:
                 face_ok[c] = 1
         self.hints_stale = True
         self.dirty = True
 
-    def _fresh_hints(self):
-        """The hint table for the position now. Computed on demand: hints are not shown
-        while a placement is tentative, so a placement's frame does not wait for them."""
-        if self.hints_stale:
-            self.hints_stale = False
-            hint = self.hint
-            for c in range(self.n):
-                hint[c] = 0
-            for c in self.game.legal_moves:
-                hint[c] = 1
-        return self.hint
-
-    def _try_place(self, now):
-        """Survey the board: is it `ready` (every hex agrees with the game), is a new disk
-        `waiting`; and play the one new disk if the board is otherwise ready and it is legal."""
-        ready = self.phase == PLAY and not self.game.is_game_over()
-        cells = self.game.cell_states
-        present = self.present
-        face_ok = self.face_ok
-        pregame = self._pregame()
-        special = self._special
-        new = NONE
-        extra = 0
-        for c in range(self.n):
-            if present[c] and not cells[c]:
-                if pregame and special[c] & SETTINGS_HEX and c != self.engine_move:
-                    continue
-                new = c
-                extra += 1
-            elif cells[c] and (not present[c] or not face_ok[c]):
-                ready = False
-        keep = self.waiting
-        if extra > 1 and keep != NONE and present[keep] and not cells[keep]:
-            new = keep      # the first disk down keeps its turn; those after it are extra
-        elif extra != 1:
-            new = NONE
-        before = self.extra
-        self.extra = NONE
-        if new != NONE and (self.phase != PLAY or self.suspect[new]):
-            new = NONE
-        elif new != NONE and not self._playable(new):
-            if (ready and extra == 1 and self.tentative == NONE and
-                    self.game.turn != self.settings.computer_side()):
-                self.extra = new        # refused
-            new = NONE
-        if self.extra != before:
-            self.dirty = True
-        self.ready = ready and not extra and self.tentative == NONE
-        if new == NONE or not ready or self.tentative != NONE:
-            if self.waiting != new:
-                self.waiting = new
-                self.dirty = True
-            return
-        self.waiting = NONE
-        self._play(new, now)
-
-    def placement_colour(self, cell):
-        """The colour (gameboard/palette.py) a disk arriving on empty `cell` will light if it is
-        played as the next placement, or -1 if it will not be: the app sends that hex to the
-        LEDs before the placement is played and the frame composed (light first)."""
-        if (not self.ready or self.suspect[cell] or self.present[cell] or
-                self.game.cell_states[cell] or (self._pregame() and self._special[cell] &
-                                            SETTINGS_HEX and cell != self.engine_move) or
-                not self._playable(cell)):
-            return -1
-        return FACE_COLOUR[self.game.turn]
-
-    def _playable(self, cell):
-        """A legal placement for the side to move (on the computer's turn only the hex it
-        chose, once it has chosen)."""
-        game = self.game
-        if game.is_game_over() or not self._fresh_hints()[cell]:
-            return False
-        return game.turn != self.settings.computer_side() or cell == self.engine_move
-
     def _play(self, new, now):
         self.tentative_miss = self.game.is_miss(new)
         self.game.push(new)
         for c in self.game.last_flips():
-            self.face_ok[c] = 0
-        self.face_ok[new] = 1
+            self.view.face_ok[c] = 0
+        self.view.face_ok[new] = 1
         self.flips_of_last = True
         self.hints_stale = True
         self.dirty = True
         self._forget_engine()
         self.tentative = new
-        self.placed_at = now
-        self.lifted_last = False
+        self.since[_PLACED] = now
+        self.since[_LIFTED] = -1
         self._emit(self._move_event("tentative"))
-
-    def _move_event(self, kind):
-        """The last placement as an event: its disk and the disks it turned. After the
-        placement a captured disk is a captive and a released one is face up; where a turned
-        disk shows the other colour (Board.FLIP), every turned disk is captured."""
-        game = self.game
-        cells = game.cell_states
-        cell = game.peek()
-        flipped = game.last_flips()
-        flip = game.FLIP     # the captive bit; or 3, which every disk's state has a bit of
-        name = self.name
-        return {"event": kind, "cell": name(cell), "side": iago.side_name(cells[cell] & 3),
-                "captured": [name(c) for c in flipped if cells[c] & flip],
-                "released": [name(c) for c in flipped if not cells[c] & flip]}
-
-    def _report_move(self):
-        """The tentative placement settled: now it is a move, for the host too."""
-        game = self.game
-        event = self._move_event("move")
-        self._emit(event)
-        if self.tentative_miss:
-            self._emit({"event": "miss", "cell": event["cell"]})
-        mover = game.cell_states[game.peek()] & 3
-        if game.PASSES and game.turn == mover and not game.is_game_over():
-            self._emit({"event": "pass", "side": iago.side_name(mover ^ 3)})
 
     def _undo(self, now, why):
         """Take back the last placement. A tentative one whose disk slid on is withdrawn: it
@@ -593,7 +430,7 @@ class Controller:
         flipped = game.last_flips()
         cell = game.pop()
         for c in flipped:
-            self.face_ok[c] ^= 1
+            self.view.face_ok[c] ^= 1
         if self.phase == OVER:
             self._enter(PLAY, now)
         cells = game.cell_states
@@ -601,7 +438,7 @@ class Controller:
         # its switch closed just before this one opened, is this disk; it is played if it
         # rests there.
         new = NONE
-        if why == "slid" and elapsed(now, self.active_at) <= _SLIDE_MS:
+        if why == "slid" and elapsed(now, self.since[_ACTIVE]) <= _SLIDE_MS:
             for c in range(self.n):
                 if self.present[c] and not cells[c] and not self.suspect[c]:
                     new = c if new == NONE else self.n     # two: neither is sure
@@ -611,16 +448,13 @@ class Controller:
                 # each must leave before it can be placed again.
                 self.suspect[c] = 1
         was_move = self.tentative == NONE
-        self.tentative = NONE
-        self.lifted_last = False
-        self.flips_of_last = False
-        self.centre_since = now      # back to an empty game: a disk on the centre held anew
+        self._no_placement(now)
         self._game_changed()
         if was_move:
             self.save_due = True
         self._emit({"event": "take_back" if was_move else "withdrawn", "cell": self.name(cell),
                     "why": why,
-                    "flips_to_undo": [self.name(c) for c in flipped if not self.face_ok[c]]})
+                    "flips_to_undo": [self.name(c) for c in flipped if not self.view.face_ok[c]]})
         self._try_place(now)
 
     def _claim(self, now):
@@ -629,7 +463,7 @@ class Controller:
         if last is not None:
             self.flash_cell = last
             self.flash_colour = palette.SETTING_ON if granted else palette.ERROR
-            self.flash_at = now
+            self.since[_FLASH] = now
         if granted:
             self._game_changed()
             self.save_due = True
@@ -642,16 +476,10 @@ class Controller:
         changed = self.settings.step(which)
         self.flash_cell = cell
         self.flash_colour = palette.SETTING_ON if changed else palette.ERROR
-        self.flash_at = now
+        self.since[_FLASH] = now
         # The host hears which setting was stepped and its value now (the same if refused).
         self.change_settings(self.settings, now, {
             "name": which, "value": self.settings.as_dict()[which], "cell": self.name(cell)})
-
-    def _first(self, event):
-        """Before the first placement of a game with a coin toss: who it chose to place first."""
-        if self.game.COIN_TOSS and not self.game.ply():
-            event["first"] = iago.side_name(self.game.turn)
-
 
 def _coin():
     """A fair coin: 0 or 1 from the system's random bits."""

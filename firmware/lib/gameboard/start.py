@@ -7,6 +7,8 @@ Imported by app.build and forgotten once the App stands, so its code takes no he
 
 import sys
 
+import iago
+
 from gameboard.saves import Saves
 
 try:
@@ -110,7 +112,6 @@ def parts(app, now, coin):
 def restore(ctl, game, flips_pending):
     """Resume a saved game in the Controller `ctl` after power-on: `flips_pending` lists cells
     still to turn."""
-    import iago
     from gameboard.settings import RULE_CHOICES
     ctl.game = game
     if ctl.layout.rules_name is None:
@@ -122,77 +123,20 @@ def restore(ctl, game, flips_pending):
     ctl._game_changed()
     ctl.flips_of_last = False
     for c in flips_pending:
-        ctl.face_ok[c] = 0
+        ctl.view.face_ok[c] = 0
     ctl._emit({"event": "restored", "moves": game.ply(), "flips_pending": len(flips_pending)})
-
-
-def controller(ctl, settings, now, layout, coin):
-    """Controller.__init__'s work: the controller's state (its class declares it)."""
-    from gameboard import palette
-    from gameboard.controller import _coin
-    from gameboard.layout import hex_layout
-    from gameboard.painter import NONE, STARTUP, BoardView
-    from gameboard.settings import Settings
-    ctl.layout = layout or hex_layout()
-    n = ctl.n = ctl.layout.cells
-    ctl.name = ctl.layout.cell_name
-    view = ctl.view = BoardView(ctl.layout, settings or Settings())
-    ctl._special = view.special
-    ctl.coin = coin or _coin
-    ctl.settings = settings or Settings()
-    ctl.game = ctl._new_board()
-    ctl.present = view.present
-    ctl.face_ok = view.face_ok
-    ctl.hint = view.hint
-    ctl.hints_stale = True
-    ctl.ready = False
-    ctl.waiting = NONE
-    ctl.extra = NONE
-    ctl.flips_of_last = False
-    ctl.suspect = bytearray(n)
-    ctl.frame = view.frame
-    ctl.outbox = []
-    ctl.phase = STARTUP
-    ctl.phase_since = now
-    ctl.tentative = NONE
-    ctl.placed_at = 0
-    ctl.tentative_miss = False
-    ctl.lifted_last = False
-    ctl.lifted_at = 0
-    ctl.active_at = now
-    ctl.setting_cell = NONE
-    ctl.setting_since = 0
-    ctl.setting_done = False
-    ctl.flash_cell = NONE
-    ctl.flash_colour = palette.OFF
-    ctl.flash_at = 0
-    ctl.save_due = False
-    ctl.flash_fault = False
-    ctl.search = None
-    ctl.suggesting = False
-    ctl.engine_move = NONE
-    ctl.centre_since = 0
-    ctl.centre_used = False
-    ctl.asking = False
-    ctl.demo_requested = False
-    ctl.finished = None
-    ctl.dirty = True
-    ctl._game_changed()
 
 
 def new_game(ctl, now, why, settings):
     """Controller.new_game's work: a new game, every disk on the board one of the old game
     (to lift, never played)."""
-    from gameboard.painter import NONE, PLAY, STARTUP
+    from gameboard.painter import PLAY, STARTUP
     if settings is not None:
         ctl.settings = settings
     ctl.game = ctl._new_board()
-    ctl.tentative = NONE
-    ctl.lifted_last = False
-    ctl.flips_of_last = False
-    ctl.centre_since = now       # a disk left on the centre is held from now on
+    ctl._no_placement(now)
     for c in range(ctl.n):
-        ctl.face_ok[c] = 1
+        ctl.view.face_ok[c] = 1
         if ctl.present[c]:
             ctl.suspect[c] = 1   # a disk of the old game: lifted, never played
     ctl._game_changed()
@@ -200,7 +144,7 @@ def new_game(ctl, now, why, settings):
         ctl._enter(PLAY, now)
     ctl.save_due = True
     event = {"event": "new_game", "why": why, "rules": ctl.game.rules.name()}
-    ctl._first(event)
+    _first(ctl, event)
     ctl._emit(event)
     ctl._try_place(now)
 
@@ -244,7 +188,7 @@ def startup(ctl, now):
              "unexpected": [name(c) for c in extra],
              "missing": [name(c) for c in missing],
              "flips_pending": [name(c) for c in flips]}
-    ctl._first(event)
+    _first(ctl, event)
     ctl._emit(event)
     ctl._try_place(now)
 
@@ -261,3 +205,9 @@ def _load(saves, layout):
         return Settings(), None, [], None
     settings, game, flips = loaded
     return settings, game, flips, None
+
+
+def _first(ctl, event):
+    """Before the first placement of a game with a coin toss: who it chose to place first."""
+    if ctl.game.COIN_TOSS and not ctl.game.ply():
+        event["first"] = iago.side_name(ctl.game.turn)
