@@ -20,10 +20,9 @@ HOT = {
     "firmware/lib/iago/engine.py:Search._run",       # the engine's search walk
     "firmware/lib/iago/search.py:Search._run",       # the plain searcher's walk
     "firmware/lib/iago/movegen.py:generate",         # move generation, the rules' kernel
+    "firmware/lib/gameboard/painter.py:compose",     # the LED frame's pass over the hexes
 }
 TO_SHRINK = {
-    "firmware/lib/gameboard/boardmap.py:check": 72,
-    "firmware/lib/gameboard/painter.py:compose": 103,
     "host_sim/cli.py:build_parser": 71,
     "host_sim/fakes/machine.py": 514,
     "host_sim/play.py:versus": 78,
