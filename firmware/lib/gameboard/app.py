@@ -132,7 +132,7 @@ class App:
         if ctl.outbox:
             self.link.pump()
         self.save(now, ctl)                                 # saves
-        self._keep_house(now, ctl)                          # records, heap, watchdog, pace
+        self._finish(now, ctl)                          # records, heap, watchdog, pace
 
     # --- the phases of a step -------------------------------------------------------------
 
@@ -201,7 +201,7 @@ class App:
             from gameboard import demo
             # The demo's code and the engine it played with give their heap back to the game
             # (about 10 KB on a Pico); the game's computer, if it plays, imports the engine anew.
-            demo.forget(self.game.search is None)
+            demo.forget(self.game)
             return self.game
         return ctl
 
@@ -248,7 +248,7 @@ class App:
             except (OSError, MemoryError):
                 self.commits = _PAD_UNTIL    # the next real save reports it
 
-    def _keep_house(self, now, ctl):
+    def _finish(self, now, ctl):
         """A finished game's record, then its score; the heap collected in a quiet step; the
         watchdog fed; the step timed for `stats`, and the loop kept to its pace."""
         if ctl.finished is not None or (ctl is self.game and ctl.phase == OVER and

@@ -144,7 +144,7 @@ def _lines(data, key, used, most):
 
 def check(data):
     """Check a parsed board map (a dict) and build its BoardMap; raises BoardMapError."""
-    data = _entries(data)
+    data = _check(data)
     bmap = BoardMap()
     bmap.format = FORMAT
     if data["format"] != FORMAT:
@@ -187,7 +187,7 @@ def check(data):
     return bmap
 
 
-def _entries(data):
+def _check(data):
     """The map's entries, each known and the required ones there, with the defaults added."""
     if not isinstance(data, dict):
         _fail("the file must hold a JSON object")

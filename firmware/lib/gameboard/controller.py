@@ -48,7 +48,7 @@ _PLACED = const(0)      # the tentative placement's disk landed: it settles afte
 _LIFTED = const(1)      # the last-placed disk left its hex: held off, a take-back; back soon,
                         # a penalty claim
 _SETTING = const(2)     # a disk came to rest on a settings hex: it steps the setting once
-_FLASH = const(3)       # the feedback on flash_cell began
+_FLASH = const(3)       # the feedback on one hex began (view.flash_cell)
 _CENTRE = const(4)      # a disk landed on the demo cell: held there, the demo or a new game
 _ACTIVE = const(5)      # a switch last changed
 
@@ -69,7 +69,7 @@ class Controller(Placement):
         # What the LEDs show (painter.py). Its buffers are the controller's own (present,
         # frame; face_ok: 1 = the disk there shows the game's face; hint: the legal moves),
         # and so are its `waiting` (an early disk on a legal hex, played once the board is
-        # ready) and its flash (feedback on one hex).
+        # ready) and its flash_cell and flash_colour (feedback on one hex).
         view = self.view = BoardView(layout, self.settings)
         self.present = view.present      # debounced: 1 = a disk is on the hex
         self.frame = view.frame          # RGB in cell order, read by the LED output
@@ -94,8 +94,6 @@ class Controller(Placement):
         # else agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
         self.extra = NONE
         self.setting_cell = NONE         # a disk resting on a settings hex
-        self.flash_cell = NONE           # feedback on one hex (painter.py)
-        self.flash_colour = palette.OFF
         # The engine (imported only when needed: it costs heap): the computer's move, or a
         # suggestion for the side to move (`suggesting`, also while lit), found in slices
         # between ticks; the hex it chose, lit in the mover's colour.
@@ -230,13 +228,14 @@ class Controller(Placement):
             colour = palette.SETTING_ON
             if self.present[cell] and elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS:
                 colour |= 0x80
-            if self.flash_cell != cell or self.flash_colour != colour:
+            view = self.view
+            if view.flash_cell != cell or view.flash_colour != colour:
                 self.dirty = True
-            self.flash_cell = cell
-            self.flash_colour = colour
+            view.flash_cell = cell
+            view.flash_colour = colour
             self.since[_FLASH] = now
-        if self.flash_cell != NONE and elapsed(now, self.since[_FLASH]) >= _FLASH_MS:
-            self.flash_cell = NONE
+        if self.view.flash_cell != NONE and elapsed(now, self.since[_FLASH]) >= _FLASH_MS:
+            self.view.flash_cell = NONE
             self.dirty = True
         if self.phase == PLAY:
             self._think(now)
@@ -350,8 +349,6 @@ class Controller(Placement):
         if view.show_hints:
             self._fresh_hints()
         view.chosen = self.engine_move
-        view.flash_cell = self.flash_cell
-        view.flash_colour = self.flash_colour
         view.flash_fault = self.flash_fault
         compose(view, now)
 
@@ -393,8 +390,8 @@ class Controller(Placement):
 
     def _stop_asking(self):
         self.asking = False
-        if self.flash_cell == self.layout.demo_cell:
-            self.flash_cell = NONE
+        if self.view.flash_cell == self.layout.demo_cell:
+            self.view.flash_cell = NONE
             self.dirty = True
 
     def _game_changed(self):
@@ -461,8 +458,8 @@ class Controller(Placement):
         granted = self.game.claim_penalty()
         last = self.game.peek()
         if last is not None:
-            self.flash_cell = last
-            self.flash_colour = palette.SETTING_ON if granted else palette.ERROR
+            self.view.flash_cell = last
+            self.view.flash_colour = palette.SETTING_ON if granted else palette.ERROR
             self.since[_FLASH] = now
         if granted:
             self._game_changed()
@@ -474,8 +471,8 @@ class Controller(Placement):
     def _step_setting(self, cell, now):
         which = self.layout.setting_at(cell)
         changed = self.settings.step(which)
-        self.flash_cell = cell
-        self.flash_colour = palette.SETTING_ON if changed else palette.ERROR
+        self.view.flash_cell = cell
+        self.view.flash_colour = palette.SETTING_ON if changed else palette.ERROR
         self.since[_FLASH] = now
         # The host hears which setting was stepped and its value now (the same if refused).
         self.change_settings(self.settings, now, {

@@ -143,11 +143,11 @@ class Demo(NotPlaying):
                 "games": self.games, "settings": self.settings.as_dict()}
 
 
-def forget(engine):
-    """Drop this module from the heap, and (`engine` true: the game's computer does not play
-    now) the engine it played with (gameboard.forget)."""
+def forget(game):
+    """Drop this module from the heap, and the engine it played with unless the `game`'s
+    controller searches with it now (gameboard.forget)."""
     gameboard.forget(__name__, "gameboard.modes")
-    if engine:
+    if game.search is None:
         gameboard.forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
 
 
