@@ -10,23 +10,35 @@ whether a disk is on its hex, never which face is up, so:
 A disk slid across the board closes the switches it passes. A placement is therefore played at
 once (so its flips and the next legal moves light up within milliseconds) but stays tentative
 until the disk has rested _SETTLE_MS; a disk that leaves earlier withdraws it, and only settled
-placements are saved or reported to the host as moves. Whether the board is ready for the
-next placement, and which disk is, is gameboard/placement.py's survey (the Controller's base).
+placements are saved or reported to the host as moves.
+
+The board is `ready` for the next placement only when every hex agrees with the game; only
+then are legal moves reported and hinted. A disk put down early on a legal hex (while flips are
+pending, say) is `waiting`: shown as such, and played the moment the board is ready. It keeps
+its turn when another disk is put down after it (the next side's, early too): that one is extra
+until the waiting one is played.
 """
 
 import iago
 from gameboard import elapsed, forget, palette
-from gameboard.layout import hex_layout
-from gameboard.painter import (NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
-                               STARTUP_MS, BoardView, compose)
-from gameboard.placement import PHASE_NAMES, Placement  # noqa: F401  (PHASE_NAMES: hosts')
-from gameboard.settings import Settings
+from gameboard.painter import (FACE_COLOUR, NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
+                               STARTUP_MS, compose)
+PHASE_NAMES = ("startup", "play", "over")   # of the phases STARTUP, PLAY, OVER (painter.py)
+
 
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
+
+_TYPE_CHECKING = const(0)   # see iago/__init__.py
+if _TYPE_CHECKING:
+    from typing import Any
+
+    from gameboard.layout import Layout
+    from gameboard.painter import BoardView
+    from gameboard.settings import Settings
 
 _SETTLE_MS = const(300)      # a placement counts once its disk has rested this long
 # A disk between two hexes closes both switches: a tentative placement's disk that leaves
@@ -53,64 +65,56 @@ _CENTRE = const(4)      # a disk landed on the demo cell: held there, the demo o
 _ACTIVE = const(5)      # a switch last changed
 
 
-class Controller(Placement):
+class Controller:
     """The game's mode (gameboard/modes.py): it referees."""
 
     shares_board = False
     stopped = False
 
+    if _TYPE_CHECKING:   # the controller's state, set by start.controller
+        layout: Layout
+        n: int                   # cells
+        coin: Any                # Othello's coin toss: coin() -> 0 (dark first) or 1
+        settings: Settings
+        view: BoardView          # what the LEDs show (painter.py): its buffers are these
+        present: bytearray       # debounced: 1 = a disk is on the hex
+        frame: bytearray         # RGB in cell order, read by the LED output
+        game: Any                # the board of the game's rules module
+        suspect: bytearray       # never played until it opens once (start.controller)
+        phase: int               # STARTUP, PLAY, OVER (painter.py)
+        phase_since: int
+        since: list              # the timers, _PLACED to _ACTIVE (-1: not running)
+        tentative: int           # the last placement, until it has settled
+        tentative_miss: bool     # it missed a forced capture (penalty option)
+        flips_of_last: bool      # the flips pending are the last placement's own
+        ready: bool              # every hex agrees: the next placement may come
+        hints_stale: bool
+        extra: int               # the one disk refused as a placement, or NONE
+        setting_cell: int        # a disk resting on a settings hex
+        search: Any              # the engine's search in progress, or None
+        suggesting: bool         # a suggestion is searched or lit
+        engine_move: int         # the hex it chose, lit in the mover's colour
+        centre_used: bool        # this disk on the demo cell started a demo already
+        asking: bool             # every disk lifted: the board asks for a new game
+        demo_requested: bool     # the app starts the demo (gameboard/demo.py)
+        outbox: list             # host-link events, drained by the app
+        save_due: bool           # the game or settings changed at a save point
+        flash_fault: bool        # the last save failed (set by the app)
+        finished: Any            # a finished game awaiting its record
+        dirty: bool
+
     def __init__(self, settings=None, now=0, layout=None, coin=None):
         """`settings` (default Settings()), the time, the board's Layout (default the hex
         board's) and Othello's coin toss (`coin() -> 0 or 1`: default random bits)."""
-        self.layout = layout = layout or hex_layout()
-        self.n = layout.cells
-        self.coin = coin or _coin
-        self.settings = settings or Settings()
-        # What the LEDs show (painter.py). Its buffers are the controller's own (present,
-        # frame; face_ok: 1 = the disk there shows the game's face; hint: the legal moves),
-        # and so are its `waiting` (an early disk on a legal hex, played once the board is
-        # ready) and its flash_cell and flash_colour (feedback on one hex).
-        view = self.view = BoardView(layout, self.settings)
-        self.present = view.present      # debounced: 1 = a disk is on the hex
-        self.frame = view.frame          # RGB in cell order, read by the LED output
-        self.game = self._new_board()    # the board of the game's rules module
-        # 1 = closed at power-on where the saved game has no disk, or a disk the board asked
-        # to remove (taken back, of an old game, the demo's stopping disk): never played
-        # until it opens once.
-        self.suspect = bytearray(self.n)
-        self.phase = STARTUP             # STARTUP, PLAY, OVER (painter.py)
-        self.phase_since = now
-        self.since = [now] * 6           # the timers, _PLACED to _ACTIVE
-        self.since[_LIFTED] = self.since[_SETTING] = -1
-        # The placement: the last one until it has settled, and its flags. The flips
-        # pending are the last placement's own (lifting its disk then takes it back), not
-        # flips a take-back asked to undo (lifting it then is part of mending).
-        self.tentative = NONE
-        self.tentative_miss = False      # it missed a forced capture (penalty option)
-        self.flips_of_last = False
-        self.ready = False               # every hex agrees: the next placement may come
-        self.hints_stale = True
-        # The one disk where the game has none, refused as a placement while everything
-        # else agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
-        self.extra = NONE
-        self.setting_cell = NONE         # a disk resting on a settings hex
-        # The engine (imported only when needed: it costs heap): the computer's move, or a
-        # suggestion for the side to move (`suggesting`, also while lit), found in slices
-        # between ticks; the hex it chose, lit in the mover's colour.
-        self.search = None
-        self.suggesting = False
-        self.engine_move = NONE
-        self.centre_used = False         # this disk on the demo cell started a demo already
-        # Every disk of a game in progress lifted: the board asks for a new game, which a
-        # disk held on the demo cell and lifted confirms (docs/board.md, "Gestures").
-        self.asking = False
-        self.demo_requested = False      # the app starts the demo (gameboard/demo.py)
-        self.outbox = []                 # host-link events, drained by the app
-        self.save_due = False            # the game or settings changed at a save point
-        self.flash_fault = False         # the last save failed (set by the app)
-        self.finished = None             # a finished game awaiting its record
-        self.dirty = True
-        self._game_changed()
+        # The state, by concern, is set by start.controller, whose code a Pico drops after:
+        # set here it would take about 300 B of the heap in play, which the 64 KB budget
+        # cannot spare. The block above names it for type checkers.
+        since = self.since = [now] * 6   # the timers, _PLACED to _ACTIVE
+        since[_LIFTED] = since[_SETTING] = -1
+        since[_CENTRE] = 0               # a disk on the demo cell at power-on: held since
+        from gameboard import start
+        start.controller(self, settings, now, layout, coin)
+        forget("gameboard.start")
 
     def name(self, cell):
         return self.layout.cell_name(cell)
@@ -477,6 +481,182 @@ class Controller(Placement):
         # The host hears which setting was stepped and its value now (the same if refused).
         self.change_settings(self.settings, now, {
             "name": which, "value": self.settings.as_dict()[which], "cell": self.name(cell)})
+
+    # --- the survey of the board, and a placement's events ------------------------------
+
+    def agrees(self):
+        """True when every hex holds what the game says and every flip is done."""
+        cells = self.game.cell_states
+        for c in range(self.n):
+            if (cells[c] != 0) != (self.present[c] == 1) or not self.view.face_ok[c]:
+                return False
+        return True
+
+    def differences(self):
+        """(extra disks, missing disks, flips pending) as lists of cells."""
+        extra = []
+        missing = []
+        flips = []
+        cells = self.game.cell_states
+        pregame = self._pregame()
+        for c in range(self.n):
+            if cells[c] and not self.present[c]:
+                missing.append(c)
+            elif not cells[c] and self.present[c] and c != self.view.waiting and not (
+                    pregame and self.view.special[c] & SETTINGS_HEX and c != self.engine_move):
+                extra.append(c)
+            if cells[c] and not self.view.face_ok[c]:
+                flips.append(c)
+        return extra, missing, flips
+
+    def flips_pending(self):
+        return [c for c in range(self.n) if self.game.cell(c) and not self.view.face_ok[c]]
+
+    def _pending(self):
+        cells = self.game.cell_states
+        face_ok = self.view.face_ok
+        n = 0
+        for c in range(self.n):
+            if cells[c] and not face_ok[c]:
+                n += 1
+        return n
+
+    def _settled(self):
+        return self.tentative == NONE and self._pending() == 0
+
+    def _pregame(self):
+        return self.game.ply() == 0 and self.phase == PLAY
+
+    def _fresh_hints(self):
+        """The hint table for the position now. Computed on demand: hints are not shown
+        while a placement is tentative, so a placement's frame does not wait for them."""
+        if self.hints_stale:
+            self.hints_stale = False
+            hint = self.view.hint
+            for c in range(self.n):
+                hint[c] = 0
+            for c in self.game.legal_moves:
+                hint[c] = 1
+        return self.view.hint
+
+    def _try_place(self, now):
+        """Survey the board: is it `ready` (every hex agrees with the game), is a new disk
+        `waiting`; and play the one new disk if the board is otherwise ready and it is legal."""
+        ready = self.phase == PLAY and not self.game.is_game_over()
+        cells = self.game.cell_states
+        present = self.present
+        face_ok = self.view.face_ok
+        pregame = self._pregame()
+        special = self.view.special
+        new = NONE
+        extra = 0
+        for c in range(self.n):
+            if present[c] and not cells[c]:
+                if pregame and special[c] & SETTINGS_HEX and c != self.engine_move:
+                    continue
+                new = c
+                extra += 1
+            elif cells[c] and (not present[c] or not face_ok[c]):
+                ready = False
+        keep = self.view.waiting
+        if extra > 1 and keep != NONE and present[keep] and not cells[keep]:
+            new = keep      # the first disk down keeps its turn; those after it are extra
+        elif extra != 1:
+            new = NONE
+        before = self.extra
+        self.extra = NONE
+        if new != NONE and (self.phase != PLAY or self.suspect[new]):
+            new = NONE
+        elif new != NONE and not self._playable(new):
+            if (ready and extra == 1 and self.tentative == NONE and
+                    self.game.turn != self.settings.computer_side()):
+                self.extra = new        # refused
+            new = NONE
+        if self.extra != before:
+            self.dirty = True
+        self.ready = ready and not extra and self.tentative == NONE
+        if new == NONE or not ready or self.tentative != NONE:
+            if self.view.waiting != new:
+                self.view.waiting = new
+                self.dirty = True
+            return
+        self.view.waiting = NONE
+        self._play(new, now)
+
+    def placement_colour(self, cell):
+        """The colour (gameboard/palette.py) a disk arriving on empty `cell` will light if it is
+        played as the next placement, or -1 if it will not be: the app sends that hex to the
+        LEDs before the placement is played and the frame composed (light first)."""
+        if (not self.ready or self.suspect[cell] or self.present[cell] or
+                self.game.cell_states[cell] or (self._pregame() and self.view.special[cell] &
+                                            SETTINGS_HEX and cell != self.engine_move) or
+                not self._playable(cell)):
+            return -1
+        return FACE_COLOUR[self.game.turn]
+
+    def _playable(self, cell):
+        """A legal placement for the side to move (on the computer's turn only the hex it
+        chose, once it has chosen)."""
+        game = self.game
+        if game.is_game_over() or not self._fresh_hints()[cell]:
+            return False
+        return game.turn != self.settings.computer_side() or cell == self.engine_move
+
+    def _move_event(self, kind):
+        """The last placement as an event: its disk and the disks it turned. After the
+        placement a captured disk is a captive and a released one is face up; where a turned
+        disk shows the other colour (Board.FLIP), every turned disk is captured."""
+        game = self.game
+        cells = game.cell_states
+        cell = game.peek()
+        flipped = game.last_flips()
+        flip = game.FLIP     # the captive bit; or 3, which every disk's state has a bit of
+        name = self.name
+        return {"event": kind, "cell": name(cell), "side": iago.side_name(cells[cell] & 3),
+                "captured": [name(c) for c in flipped if cells[c] & flip],
+                "released": [name(c) for c in flipped if not cells[c] & flip]}
+
+    def _report_move(self):
+        """The tentative placement settled: now it is a move, for the host too."""
+        game = self.game
+        event = self._move_event("move")
+        self._emit(event)
+        if self.tentative_miss:
+            self._emit({"event": "miss", "cell": event["cell"]})
+        mover = game.cell_states[game.peek()] & 3
+        if game.PASSES and game.turn == mover and not game.is_game_over():
+            self._emit({"event": "pass", "side": iago.side_name(mover ^ 3)})
+
+    def state(self):
+        """Everything a host needs to draw the board, as JSON-ready data."""
+        game = self.game
+        extra, missing, flips = self.differences()
+        names = self.name
+        outcome = game.outcome()
+        return {
+            "game": self.layout.game,
+            "start": game.start_text,
+            "position": game.text(),
+            "rules": game.rules.name(),
+            "settings": self.settings.as_dict(),
+            "phase": PHASE_NAMES[self.phase],
+            "turn": iago.side_name(game.turn),
+            "moves": [names(c) for c in game.move_stack],
+            "claims": list(game.claims),
+            "tentative": names(self.tentative) if self.tentative != NONE else None,
+            "waiting": names(self.view.waiting) if self.view.waiting != NONE else None,
+            "flips_pending": [names(c) for c in flips],
+            "extra": [names(c) for c in extra],
+            "missing": [names(c) for c in missing],
+            "legal": [names(c) for c in game.legal_moves] if self.ready else [],
+            "scores": list(game.scores()),
+            "can_claim": game.can_claim(),
+            "asking": self.asking,
+            "outcome": None if outcome is None else {
+                "winner": iago.side_name(outcome.winner), "dark": outcome.dark_score,
+                "light": outcome.light_score, "tie_break": outcome.tie_break},
+        }
+
 
 def _coin():
     """A fair coin: 0 or 1 from the system's random bits."""
