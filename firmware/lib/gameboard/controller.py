@@ -195,7 +195,10 @@ class Controller:
         return False
 
     def tick(self, now):
-        """Timers: start-up, settling, take-back hold, settings; the game end."""
+        """What the board does as time passes, in order: the light check ends; a placement
+        settles into a move; the last-placed disk held off takes it back; a disk resting on a
+        settings hex steps it; a cleared board asks for a new game; a flash ends; the computer
+        thinks; the game ends, and a cleared board after it starts the next."""
         if self.phase == STARTUP:
             if elapsed(now, self.phase_since) < STARTUP_MS:
                 return
@@ -204,13 +207,13 @@ class Controller:
             from gameboard import start
             start.startup(self, now)
             forget("gameboard.start")
-        if self.tentative != NONE and elapsed(now, self.since[_PLACED]) >= _SETTLE_MS:
+        since = self.since
+        if self.tentative != NONE and elapsed(now, since[_PLACED]) >= _SETTLE_MS:
             self.tentative = NONE
             self.dirty = True
             self.save_due = True
             self._report_move()
             self._try_place(now)   # a disk put down meanwhile is the next placement
-        since = self.since
         if (since[_LIFTED] >= 0 and elapsed(now, since[_LIFTED]) >= _TAKEBACK_HOLD_MS and
                 self.phase == PLAY):
             self.since[_LIFTED] = -1
