@@ -195,14 +195,8 @@ class App:
             if ctl.demo_requested:
                 return self.start_demo(now)
         elif ctl.stopped:
-            self.link.pump()
-            self.controller = self.link.controller = self.game
-            self.game.resume()
             from gameboard import demo
-            # The demo's code and the engine it played with give their heap back to the game
-            # (about 10 KB on a Pico); the game's computer, if it plays, imports the engine anew.
-            demo.forget(self.game)
-            return self.game
+            return demo.give_back(self)
         return ctl
 
     def refresh(self, now):

@@ -160,7 +160,7 @@ class Controller:
         if cell == game.peek() and since >= 0:
             self.since[_LIFTED] = -1
             if elapsed(now, since) <= _TAP_MS and game.rules.penalty:
-                self._claim(now)
+                self.claim(now)
         if (self.view.special[cell] & SETTINGS_HEX and self._pregame() and
                 cell != self.engine_move and self.layout.setting_at(cell)):
             self.setting_cell = cell
@@ -195,10 +195,8 @@ class Controller:
         return False
 
     def tick(self, now):
-        """What the board does as time passes, in order: the light check ends; a placement
-        settles into a move; the last-placed disk held off takes it back; a disk resting on a
-        settings hex steps it; a cleared board asks for a new game; a flash ends; the computer
-        thinks; the game ends, and a cleared board after it starts the next."""
+        """As time passes: the light check ends, a placement settles, a take-back is held, a
+        setting steps, a new game is asked, a flash ends, the computer thinks, the game ends."""
         if self.phase == STARTUP:
             if elapsed(now, self.phase_since) < STARTUP_MS:
                 return
@@ -302,15 +300,6 @@ class Controller:
             self.suggesting = not computer
             self._try_place(now)   # a disk already waiting on the chosen hex
 
-    def resume(self):
-        """Back in charge after the demo. The disk that stopped it was put down to stop it,
-        whatever face it shows: it must leave before it can be played."""
-        cells = self.game.cell_states
-        for c in range(self.n):
-            if self.present[c] and not cells[c]:
-                self.suspect[c] = 1
-        self.dirty = True
-
     def new_game(self, now, why="command", settings=None):
         """A new game (with `settings` if given); its code is start.py's (it runs now and
         then, so it takes no heap in play)."""
@@ -324,9 +313,6 @@ class Controller:
             return False
         self._undo(now, "command")
         return True
-
-    def claim(self, now):
-        return self._claim(now)
 
     def change_settings(self, settings, now, event=None):
         """New settings; a change of rules needs an empty game, so it starts a new one.
@@ -461,7 +447,9 @@ class Controller:
                     "flips_to_undo": [self.name(c) for c in flipped if not self.view.face_ok[c]]})
         self._try_place(now)
 
-    def _claim(self, now):
+    def claim(self, now):
+        """A penalty claimed for the last placement (it missed a forced capture): granted or
+        refused, the disk's hex flashes the answer."""
         granted = self.game.claim_penalty()
         last = self.game.peek()
         if last is not None:

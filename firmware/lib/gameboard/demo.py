@@ -143,17 +143,27 @@ class Demo(NotPlaying):
                 "games": self.games, "settings": self.settings.as_dict()}
 
 
-def forget(game):
-    """Drop this module from the heap, and the engine it played with unless the `game`'s
-    controller searches with it now (gameboard.forget)."""
+def give_back(app):
+    """The game's controller back in charge of the App once a disk stopped the demo; returns
+    it. That disk was put down to stop it, whatever face it shows: it must leave before it
+    can be played. This module, and the engine it played with unless the game's computer
+    searches now, give their heap back (about 10 KB on a Pico; gameboard.forget)."""
+    app.link.pump()
+    ctl = app.controller = app.link.controller = app.game
+    cells = ctl.game.cell_states
+    for c in range(ctl.n):
+        if ctl.present[c] and not cells[c]:
+            ctl.suspect[c] = 1
+    ctl.dirty = True
     gameboard.forget(__name__, "gameboard.modes")
-    if game.search is None:
+    if ctl.search is None:
         gameboard.forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
+    return ctl
 
 
 def take_over(app, now):
     """The demo in the App's controller's place; the game's controller gets the board back
-    when a disk is put down (App._tick)."""
+    when a disk is put down (give_back)."""
     game = app.game
     game.demo_requested = False
     demo = Demo(game.settings, now, game.frame, seed=now, layout=app.layout)
