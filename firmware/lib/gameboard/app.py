@@ -132,7 +132,7 @@ class App:
         if ctl.outbox:
             self.link.pump()
         self.save(now, ctl)                                 # saves
-        self._finish(now, ctl)                          # records, heap, watchdog, pace
+        self._finish(now, ctl)                              # records, heap, watchdog, pace
 
     # --- the phases of a step -------------------------------------------------------------
 

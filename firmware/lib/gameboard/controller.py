@@ -107,8 +107,8 @@ class Controller:
         """`settings` (default Settings()), the time, the board's Layout (default the hex
         board's) and Othello's coin toss (`coin() -> 0 or 1`: default random bits)."""
         # The state, by concern, is set by start.controller, whose code a Pico drops after:
-        # set here it would take about 300 B of the heap in play, which the 64 KB budget
-        # cannot spare. The block above names it for type checkers.
+        # set here, its code would stay in the heap in play, where the 64 KB budget has no
+        # room for it (docs/benchmarks.md). The block above names it for type checkers.
         since = self.since = [now] * 6   # the timers, _PLACED to _ACTIVE
         since[_LIFTED] = since[_SETTING] = -1
         since[_CENTRE] = 0               # a disk on the demo cell at power-on: held since
