@@ -145,8 +145,9 @@ class App:
         lit = self.contact_lit
         ctl = self.controller
         state = deb.state
+        contacts = deb.closing
         for r in range(len(lit)):
-            closing = deb.closing(r)
+            closing = contacts[r]
             kept = lit[r] & (closing | state[r])   # a closed one is played in this step
             if kept != lit[r]:
                 ctl.dirty = True            # a contact that came to nothing

@@ -87,7 +87,7 @@ def _lowest_bits():
 _LOWEST_BIT = _lowest_bits()   # byte -> index of its lowest set bit
 
 
-def debounce(raw, state, pending, since, now, debounce_ms, events):
+def debounce(raw, state, pending, since, now, debounce_ms, events, closing=None):
     """One scan's debouncing; returns the number of events queued.
 
     raw      bytearray(rows): the switches as scanned now
@@ -95,6 +95,7 @@ def debounce(raw, state, pending, since, now, debounce_ms, events):
     pending  bytearray(rows): switches whose raw state differs from `state`, being timed
     since    list of rows * 8 ints: when each pending switch was first seen differing
     events   EventQueue the changes go to
+    closing  bytearray(rows) or None: set to the switches closed at this scan and being timed
     """
     queued = 0
     for r in range(len(state)):
@@ -118,6 +119,8 @@ def debounce(raw, state, pending, since, now, debounce_ms, events):
                     timing ^= bit
                     queued += 1
         pending[r] = timing
+        if closing is not None:
+            closing[r] = timing & ~state[r]
     return queued
 
 
@@ -131,6 +134,9 @@ class Debouncer:
         self.state = bytearray(rows)
         self.pending = bytearray(rows)
         self.idle = bytes(rows)     # no switch pending
+        # The switches closed at the last scans and being timed: contacts not yet events
+        # (read by the light at first contact).
+        self.closing = bytearray(rows)
         self.since = [0] * (rows * 8)
         self.events = EventQueue(capacity)
 
@@ -140,13 +146,8 @@ class Debouncer:
         if raw_rows == self.state and self.pending == self.idle:
             return 0
         return debounce(raw_rows, self.state, self.pending, self.since, now_ms,
-                        self.debounce_ms, self.events)
+                        self.debounce_ms, self.events, self.closing)
 
     def busy(self):
         """True while some switch is being timed (its raw state differs from its debounced one)."""
         return self.pending != self.idle
-
-    def closing(self, row):
-        """The column bits of row line `row` whose switch closed at the last scans and is being
-        timed: a contact not yet an event (at the last update the raw state was closed)."""
-        return self.pending[row] & ~self.state[row]
