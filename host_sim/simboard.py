@@ -272,7 +272,7 @@ class SimBoard:
         game = getattr(ctl, "game", None)
         if game is None:
             return "D"
-        waiting = getattr(ctl, "waiting", NONE)
+        waiting = getattr(getattr(ctl, "view", None), "waiting", NONE)   # the controller's view
         if waiting != NONE and not game.cell(waiting):
             game = game.copy()
             game.push(waiting)

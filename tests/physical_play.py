@@ -431,7 +431,7 @@ class Table:
                                      self.layout.cell_name(refused), state))
         cue = set(ctl.game.legal_moves) if refused != NONE else ()
         for cell in range(self.layout.cells):
-            if cell in (ctl.flash_cell, ctl.engine_move) or (
+            if cell in (ctl.view.flash_cell, ctl.engine_move) or (
                     pregame and (self.layout.setting_at(cell) or cell == self.layout.demo_cell)):
                 continue
             shown = by_colour.get(colours[cell], {None})

@@ -142,7 +142,7 @@ def main():
     bmap = boardmap.load("/board.json")
     kernel = leds.render_wire is not _ledplain.render_wire
     out("led_viper_kernel", 1 if kernel else 0, "bool")
-    out("scan", scan(hw.ReedMatrix(bmap.row_pins, bmap.col_pins), bytearray(8), 20), "us")
+    out("scan", scan(hw.ReedMatrix(bmap.row_pins, bmap.col_pins), bytearray(bmap.lines), 20), "us")
     ctl = Controller(None, 0)
     lights = LedOutput(bmap, ctl.frame)
     lights.brightness = ctl.settings.brightness_level()

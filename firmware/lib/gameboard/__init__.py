@@ -3,6 +3,12 @@
 import sys
 
 
+def elapsed(now, then):
+    """Milliseconds from `then` to `now` on MicroPython's clock, time.ticks_ms(), which wraps
+    at 2**30 (the hardware layers' clocks and the host's fakes wrap alike)."""
+    return (now - then) & 0x3FFFFFFF
+
+
 def forget(*names):
     """On MicroPython and CircuitPython, drop the modules `names` ("gameboard.boardmap", ...)
     once used, so their code gives its heap back (their interned names stay). Nothing may still

@@ -1,17 +1,19 @@
 """The board's main loop, built from the board map; main.py runs `main()`.
 
-`App` wires the pieces and runs one loop iteration per `step()`: scan the reed matrix,
-debounce, feed the controller, refresh the LEDs when something changed (at once, so a placed
-disk lights within milliseconds) or an animation is due, serve the host link, save, feed the
-watchdog. All hardware and the clock are passed in, so the simulator runs this very file.
+`App` wires the pieces and runs one loop iteration per `step()`, phase by phase: scan the
+reed matrix, light the disks at their first contact, debounce and feed the switch events to the
+controller, let the controller's timers run, refresh the LEDs when something changed (at once,
+so a placed disk lights within milliseconds) or an animation is due, serve the host link, save,
+and the housekeeping (a finished game's record, the heap, the watchdog, the loop's pace). All
+hardware and the clock are passed in, so the simulator runs this very file.
 """
 
 import gc
 import json
 
-from gameboard import forget
-from gameboard.controller import NONE, OVER, elapsed
-from gameboard.debounce import CROSSING
+from gameboard import elapsed, forget
+from gameboard.controller import NONE, OVER
+from gameboard.debounce import CROSSING, Debouncer
 from gameboard.palette import PALETTES
 
 try:
@@ -19,17 +21,6 @@ try:
 except ImportError:
     def const(x):
         return x
-
-_TYPE_CHECKING = const(0)   # see iago/__init__.py
-if _TYPE_CHECKING:
-    from typing import Any
-
-    from gameboard.boardmap import BoardMap
-    from gameboard.controller import Controller
-    from gameboard.debounce import Debouncer
-    from gameboard.layout import Layout
-    from gameboard.leds import LedOutput
-    from gameboard.link import Link
 
 FIRMWARE_VERSION = "0.4.0"
 # Private consts are inlined by MicroPython: no global, no interned name.
@@ -57,49 +48,50 @@ _COMPACTED_MS = const(30)   # a save that took this long erased a sector
 
 
 class App:
-    if _TYPE_CHECKING:   # the App's state, which start.set_up sets; a Pico never runs this
-        boardmap: BoardMap
-        saves: Any             # gameboard.saves.Saves (cpsaves on CircuitPython)
-        matrix: Any            # the hardware layer's (hw.py, cphw.py)
-        pixels: Any
-        clock: Any             # time, or the hardware layer's ticks
-        serial: Any
-        watchdog: Any
-        buttons: Any             # push buttons: bit 0 select (take back), bit 1 confirm (claim)
-        button_raw: int
-        button_state: int
-        button_since: int
-        raw: bytearray           # one byte of column bits a row line, as scanned
-        diodes: bool
-        debouncer: Debouncer
-        contact_lit: bytearray   # closings lit at first contact (one bit a crossing)
-        layout: Layout
-        controller: Controller   # in charge of the LEDs now: the game, self-test or demo
-        game: Controller         # the game's controller, which sees every switch throughout
-        leds: LedOutput
-        link: Link
-        last_frame: int
-        frames: int
-        active_at: int           # a switch last changed
-        flash_error: object      # why the last save failed, until one succeeds
-        flash_error_at: int
-        collected: bool          # the heap was collected since
-        changes: int             # switch changes since the last collection
-        commits: int             # saves since the last one that erased a sector
-
     def __init__(self, boardmap, saves, matrix, pixels, clock, serial=None, watchdog=None,
                  buttons=None, coin=None):
         """The board firmware on `boardmap` (a checked BoardMap) with its saves, the hardware
         (matrix, pixels, clock; the host link's serial port, the watchdog and the buttons if
         any) and Othello's coin toss (`coin`: coin() -> 0 or 1; default the system's random
-        bits). Its state is set up by gameboard/start.py, whose code a Pico drops once the
-        App stands (app.build)."""
+        bits)."""
+        self.boardmap = boardmap
+        self.saves = saves               # gameboard.saves.Saves (cpsaves on CircuitPython)
+        self.matrix = matrix             # the hardware layer's (hw.py, cphw.py)
+        self.pixels = pixels
+        self.clock = clock               # time, or the hardware layer's ticks
+        self.serial = serial
+        self.watchdog = watchdog
+        # Optional push buttons, debounced like the switches: bit 0 select takes back the last
+        # placement, bit 1 confirm claims a penalty.
+        self.buttons = buttons
+        self.button_raw = 0
+        self.button_state = 0
+        self.button_since = 0
+        self.raw = bytearray(boardmap.lines)   # one byte of column bits a row line, as scanned
+        self.diodes = boardmap.diodes
+        self.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines)
+        # Closings lit at first contact, before their debounce ends (one bit a crossing).
+        self.contact_lit = bytearray(boardmap.lines)
+        now = clock.ticks_ms()
+        self.last_frame = now
+        self.frames = 0
+        self.active_at = now             # a switch last changed
+        self.flash_error = None          # why the last save failed, until one succeeds
+        self.flash_error_at = 0
+        self.collected = False           # the heap was collected since
+        self.changes = 0                 # switch changes since the last collection
+        self.commits = 0                 # saves since the last one that erased a sector
+        # The game's controller (which sees every switch throughout), the LED output and the
+        # host link, with the saved game read back: start.py's work, whose code a Pico drops
+        # once the App stands (app.build).
         from gameboard import start
-        start.set_up(self, boardmap, saves, matrix, pixels, clock, serial, watchdog, buttons,
-                     coin)
+        self.layout, self.game, self.leds, self.link = start.parts(self, now, coin)
         # Dropped here too when the App is made directly (tests, hosts); a start.build
         # that is making it runs on, holding its module's globals until it returns.
         forget("gameboard.start")
+        self.controller = self.game      # in charge of the LEDs now: the game, self-test or demo
+        if buttons is not None and buttons.pressed() & 1:   # select held at power-on
+            self.start_selftest(now)
 
     def start_selftest(self, now):
         """Swap the controller for the self-test (select held at power-on, or the host link)."""
@@ -111,37 +103,74 @@ class App:
         from gameboard.demo import take_over
         return take_over(self, now)
 
-    def _end_demo(self):
-        self.link.pump()
-        self.controller = self.game
-        self.link.controller = self.game
-        self.game.resume()
-        # The demo's code and the engine it played with give their heap back to the game
-        # (about 10 KB on a Pico); the game's computer, if it plays, imports the engine anew.
-        forget("gameboard.demo", "gameboard.modes")
-        if self.game.search is None:
-            forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
-
     def write(self, text):
         if self.serial is not None:
             self.serial.write(text)
 
     def step(self):
-        """One loop iteration; allocates nothing when nothing happens."""
-        clock = self.clock
-        now = clock.ticks_ms()
-        ctl = self.controller
-        self.matrix.scan(self.raw)
-        self.debouncer.update(self.raw, now)
-        cell_of = self.boardmap.cell_of_crossing
+        """One loop iteration, phase by phase; allocates nothing when nothing happens."""
+        now = self.clock.ticks_ms()
+        self.matrix.scan(self.raw)                          # scan
+        deb = self.debouncer
+        deb.update(self.raw, now)
+        if self.diodes and (deb.busy() or any(self.contact_lit)):   # (any(): no allocation)
+            self._light_contacts()                          # light the contacts
+        self._switch_events(now)                            # debounced: to the controller
+        if self.buttons is not None:
+            self._read_buttons(now)
+        ctl = self.tick(now)                                # the controller's timers
+        if ctl.dirty or elapsed(now, self.last_frame) >= _ANIMATION_MS:
+            self.refresh(now)                               # the LED frame
+        if self.serial is not None:                         # the host link
+            data = self.serial.read()
+            if data:
+                self.link.feed(data, now)
+                # What a command changed is on the LEDs before the save it causes stops the
+                # loop (up to 130 ms; on CircuitPython a sector erase, 60 ms).
+                if self.controller.dirty:
+                    self.refresh(now)
+        if ctl.outbox:
+            self.link.pump()
+        self.save(now, ctl)                                 # saves
+        self._finish(now, ctl)                              # records, heap, watchdog, pace
+
+    # --- the phases of a step -------------------------------------------------------------
+
+    def _light_contacts(self):
+        """Light a disk that will be played at the first scan that sees its switch close,
+        not 10 ms later when the closing is debounced (a matrix with diodes only: without,
+        a closing may be a ghost until debounced). A contact that opens again before its
+        debounce ends (a bounce, a disk slid past) is painted over by the next frame."""
+        deb = self.debouncer
         lit = self.contact_lit
-        if self.diodes and (self.debouncer.busy() or lit != self.debouncer.idle):
-            self._light_contacts(ctl)
+        ctl = self.controller
+        state = deb.state
+        contacts = deb.closing
+        for r in range(len(lit)):
+            closing = contacts[r]
+            kept = lit[r] & (closing | state[r])   # a closed one is played in this step
+            if kept != lit[r]:
+                ctl.dirty = True            # a contact that came to nothing
+            new = closing & ~kept
+            lit[r] = kept | new
+            c = 0
+            while new:
+                if new & 1 and not self._light_first((r << 3) + c, True):
+                    lit[r] &= ~(1 << c)    # not lit: lit when debounced, if ever
+                new >>= 1
+                c += 1
+
+    def _switch_events(self, now):
+        """The debounced switch changes to the controller in charge (and to the game's, the
+        demo's stopping disk)."""
+        ctl = self.controller
+        lit = self.contact_lit
+        cell_of = self.boardmap.cell_of_crossing
         events = self.debouncer.events
         while True:
             event = events.get()
             if event < 0:
-                break
+                return
             crossing = event & CROSSING
             bit = 1 << (crossing & 7)
             first_lit = lit[crossing >> 3] & bit
@@ -152,39 +181,47 @@ class App:
             self.changes += 1
             if cell != NONE:
                 closed = event >> 7
-                timing = self.link.timing   # None unless the host link's stats command asked
-                if closed and timing is not None and timing.closed_at_us < 0 and not first_lit:
-                    timing.closed_at_us = clock.ticks_us()
                 ghost = closed and not self.diodes and self._ghostly(crossing)
-                if closed and not ghost and ctl is self.game and not first_lit:
-                    self._light_first(ctl, cell)
+                if closed and not ghost and not first_lit:
+                    self._light_first(crossing, False)
                 ctl.switch(cell, closed, now, ghost)
                 if ctl is not self.game and ctl.shares_board:
                     self.game.switch(cell, closed, now, ghost)   # the demo's stopping disk
-        if self.buttons is not None:
-            self._read_buttons(now)
+
+    def tick(self, now):
+        """The controller's timers; who has the board next (the demo starts or stops)."""
+        ctl = self.controller
         ctl.tick(now)
         if ctl is self.game:
             if ctl.demo_requested:
-                ctl = self.start_demo(now)
+                return self.start_demo(now)
         elif ctl.stopped:
-            self._end_demo()
-            ctl = self.game
-        if ctl.dirty or elapsed(now, self.last_frame) >= _ANIMATION_MS:
-            self.refresh(now)
-        if self.serial is not None:
-            data = self.serial.read()
-            if data:
-                self.link.feed(data, now)
-                # What a command changed is on the LEDs before the save it causes stops the
-                # loop (up to 130 ms; on CircuitPython a sector erase, 60 ms).
-                if self.controller.dirty:
-                    self.refresh(now)
-        if ctl.outbox:
-            self.link.pump()
+            from gameboard import demo
+            return demo.give_back(self)
+        return ctl
+
+    def refresh(self, now):
+        """Compose the frame and send it to the LEDs if it changed."""
+        ctl = self.controller
+        ctl.dirty = False
+        self.last_frame = now
+        ctl.compose(now)
+        if any(self.contact_lit):
+            self._keep_contacts(ctl)
+        leds = self.leds
+        leds.brightness = ctl.settings.brightness_level()
+        sent = leds.render()
+        if sent:
+            self.pixels.show(leds.wire)
+            self.frames += 1
+        self.timed(sent)
+
+    def save(self, now, ctl):
+        """The game at a save point, never while a switch changes (a save blocks the loop for
+        70-130 ms on a Pico); else, once the players are still, a save written again to bring
+        littlefs's compaction forward (_PAD_FROM)."""
         if (ctl.save_due and not self.debouncer.busy() and
                 (self.flash_error is None or elapsed(now, self.flash_error_at) >= _RETRY_MS)):
-            # A save blocks the loop for 70-130 ms on a Pico, so not while a switch changes.
             ctl.save_due = False
             try:
                 if ctl.tentative != NONE:
@@ -205,24 +242,29 @@ class App:
                 self._count_commit(now)
             except (OSError, MemoryError):
                 self.commits = _PAD_UNTIL    # the next real save reports it
-        if ctl.finished is not None:
+
+    def _finish(self, now, ctl):
+        """A finished game's record, then its score; the heap collected in a quiet step; the
+        watchdog fed; the step timed for `stats`, and the loop kept to its pace."""
+        if ctl.finished is not None or (ctl is self.game and ctl.phase == OVER and
+                                        ctl.view.result is None):
+            # A finished game's record kept, and a step later its score for the LEDs, which
+            # show it until the board is cleared: each takes tens of milliseconds on a Pico.
             from gameboard import archive
-            try:
-                game_id = archive.save_finished(self.saves, ctl.finished, ctl.settings)
-                self.link.send_event({"event": "saved_game", "game": game_id})
-            except (OSError, MemoryError) as exc:
-                self._flash_failed(now, "the finished game's record cannot be kept", exc)
-            forget("gameboard.archive")
-            ctl.finished = None
-        elif ctl is self.game and ctl.phase == OVER and ctl.view.result is None:
-            # The score the LEDs show until the board is cleared, a step after the record's
-            # save: each takes tens of milliseconds on a Pico.
-            from gameboard import archive
-            try:
-                archive.score(ctl.view)
-            except MemoryError:
-                ctl.view.result = b""           # the winner's disks alone, then
-            forget("gameboard.archive")
+            if ctl.finished is not None:
+                try:
+                    game_id = archive.save_finished(self.saves, ctl.finished, ctl.settings)
+                    self.link.send_event({"event": "saved_game", "game": game_id})
+                except (OSError, MemoryError) as exc:
+                    self._flash_failed(now, "the finished game's record cannot be kept", exc)
+                ctl.finished = None
+            else:
+                try:
+                    archive.score(ctl.view)
+                except MemoryError:
+                    ctl.view.result = b""           # the winner's disks alone, then
+            archive.forget()
+        clock = self.clock
         if not self.collected and (
                 elapsed(now, self.active_at) >= _IDLE_COLLECT_MS or
                 (self.changes >= _COLLECT_AFTER and
@@ -242,42 +284,32 @@ class App:
         if spent < _SCAN_PERIOD_MS:
             clock.sleep_ms(_SCAN_PERIOD_MS - spent)
 
-    def _light_contacts(self, ctl):
-        """Light a disk that will be played at the first scan that sees its switch close,
-        not 10 ms later when the closing is debounced (a matrix with diodes only: without,
-        a closing may be a ghost until debounced). A contact that opens again before its
-        debounce ends (a bounce, a disk slid past) is painted over by the next frame."""
-        raw = self.raw
-        deb = self.debouncer
-        state = deb.state
-        pending = deb.pending
-        lit = self.contact_lit
-        cell_of = self.boardmap.cell_of_crossing
-        for r in range(len(raw)):
-            kept = lit[r] & (pending[r] | state[r])
-            if kept != lit[r]:
-                ctl.dirty = True            # a contact that came to nothing
-            new = pending[r] & raw[r] & ~state[r] & ~kept & 0xFF
-            lit[r] = kept | new
-            c = 0
-            while new:
-                if new & 1:
-                    cell = cell_of[(r << 3) + c]
-                    timing = self.link.timing   # the stats time from this first contact
-                    if timing is not None and timing.closed_at_us < 0:
-                        timing.closed_at_us = self.clock.ticks_us()
-                    if cell == NONE or ctl is not self.game or not self._light_first(ctl, cell):
-                        lit[r] &= ~(1 << c)    # not lit: lit when debounced, if ever
-                        if timing is not None:
-                            timing.closed_at_us = -1
-                new >>= 1
-                c += 1
+    # --- the light at first contact ---------------------------------------------------------
+
+    def _light_first(self, crossing, pending):
+        """A disk that will be played lights at once, before the controller plays it (4 ms
+        on a Pico) and the frame is composed; the full frame follows in this step. True if
+        it was lit. `pending`: at its first contact, before its debounce ends."""
+        timing = self.link.timing    # the stats time from the closing (None until asked)
+        if timing is not None and timing.closed_at_us < 0:
+            timing.closed_at_us = self.clock.ticks_us()
+        ctl = self.controller
+        cell = self.boardmap.cell_of_crossing[crossing]
+        colour = -1
+        if cell != NONE and ctl is self.game:
+            colour = ctl.placement_colour(cell)
+        if colour >= 0:
+            self.pixels.show(self.leds.light(cell, PALETTES[ctl.settings.palette], colour))
+            self.timed(True)
+            return True
+        if pending and timing is not None:
+            timing.closed_at_us = -1     # timed when debounced, if ever
+        return False
 
     def _keep_contacts(self, ctl):
         """The frames composed while a lit contact is being debounced keep it lit."""
         lit = self.contact_lit
         cell_of = self.boardmap.cell_of_crossing
-        frame = ctl.frame
         pal = PALETTES[ctl.settings.palette]
         for r in range(len(lit)):
             bits = lit[r]
@@ -289,24 +321,19 @@ class App:
                     if colour < 0:
                         lit[r] &= ~(1 << c)
                     else:
-                        for k in range(3):
-                            frame[cell * 3 + k] = pal[colour * 3 + k]
+                        self.leds.put(cell, pal, colour)
                 bits >>= 1
                 c += 1
 
-    def _light_first(self, ctl, cell):
-        """A disk that will be played lights at once, before the controller plays it (4 ms
-        on a Pico) and the frame is composed; the full frame follows in this step. True if
-        it was lit."""
-        colour = ctl.placement_colour(cell)
-        if colour >= 0:
-            self.pixels.show(self.leds.light(cell, PALETTES[ctl.settings.palette], colour))
-            timing = self.link.timing
-            if timing is not None and timing.closed_at_us >= 0:   # timed to its first light
-                clock = self.clock
-                self.link.timed(clock.ticks_diff(clock.ticks_us(), timing.closed_at_us))
-            return True
-        return False
+    def timed(self, sent):
+        """The LED frame or light of a closing timed for `stats` sent (or unchanged)."""
+        timing = self.link.timing
+        if timing is not None and timing.closed_at_us >= 0:
+            clock = self.clock
+            self.link.timed(clock.ticks_diff(clock.ticks_us(), timing.closed_at_us)
+                            if sent else -1)
+
+    # --- saves, buttons, ghosts -------------------------------------------------------------
 
     def _count_commit(self, now):
         if self.clock.ticks_diff(self.clock.ticks_ms(), now) >= _COMPACTED_MS:
@@ -358,26 +385,6 @@ class App:
             if r != row and state[r] & bit and state[r] & others:
                 return True
         return False
-
-    def refresh(self, now):
-        """Compose the frame and send it to the LEDs if it changed."""
-        ctl = self.controller
-        ctl.dirty = False
-        self.last_frame = now
-        ctl.compose(now)
-        if self.contact_lit != self.debouncer.idle:   # (its bytes of no switch)
-            self._keep_contacts(ctl)
-        self.leds.brightness = ctl.settings.brightness_level()
-        sent = self.leds.render()
-        if sent:
-            self.pixels.show(self.leds.wire)
-            self.frames += 1
-        timing = self.link.timing
-        if timing is not None and timing.closed_at_us >= 0:   # a closing timed for `stats`
-            clock = self.clock
-            self.link.timed(clock.ticks_diff(clock.ticks_us(), timing.closed_at_us)
-                            if sent else -1)
-
 
 
 def build(root="/", map_path="/board.json", serial=None, coin=None, restart_after_check=False,

@@ -10,11 +10,13 @@ would push every later game's heap past a new pool of names (3.9 KB). Records ke
 firmware (`NNNNNN.iago`) are read as they are.
 
 Used at the end of a game, for the host link's `games` and `game` commands and after a crash,
-so the board imports it only then and forgets it after (gameboard.forget): it takes no heap
-while a game is played.
+so the board imports it only then and forgets it after (`forget`): it takes no heap while a
+game is played.
 """
 
 import os
+
+import gameboard
 
 try:
     from micropython import const
@@ -28,6 +30,12 @@ _KEEP_FINISHED = const(20)
 # (it may be what crashes the firmware), and before the board stops with a fault, not a loop.
 _SET_ASIDE_AFTER = const(2)
 _STOP_AFTER = const(4)
+
+
+def forget():
+    """Drop this module from the heap, and the save reader and record writer it may have
+    imported (gameboard.forget); call it when done."""
+    gameboard.forget(__name__, "gameboard.savedgame", "iago.record")
 
 
 def finished_ids(saves):

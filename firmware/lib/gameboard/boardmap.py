@@ -144,19 +144,7 @@ def _lines(data, key, used, most):
 
 def check(data):
     """Check a parsed board map (a dict) and build its BoardMap; raises BoardMapError."""
-    if not isinstance(data, dict):
-        _fail("the file must hold a JSON object")
-    for key in sorted(data):
-        if key not in REQUIRED and key not in DEFAULTS and key not in OPTIONAL:
-            _fail("unknown entry %s" % _show(key))
-    for key in REQUIRED:
-        if key not in data:
-            _fail("missing entry %s" % _show(key))
-    data = dict(data)
-    for key in DEFAULTS:
-        if key not in data:
-            data[key] = DEFAULTS[key]
-
+    data = _check(data)
     bmap = BoardMap()
     bmap.format = FORMAT
     if data["format"] != FORMAT:
@@ -180,7 +168,44 @@ def check(data):
         if key not in BUTTONS:
             _fail("buttons: unknown button %s (known: %s)" % (_show(key), ", ".join(BUTTONS)))
         bmap.buttons[key] = _pin(buttons[key], "buttons." + key, used)
+    _led_chain(data, bmap)
+    bmap.debounce_ms = _count(data, "debounce_ms", 1)
+    if data["diodes"] not in (True, False):
+        _fail("diodes must be true or false, not %s" % _show(data["diodes"]))
+    bmap.diodes = data["diodes"]
+    if bmap.debounce_ms > 1000:
+        _fail("debounce_ms %d is longer than any switch bounces (at most 1000)" % bmap.debounce_ms)
+    _geometry(data["geometry"], bmap)
+    idle = bmap.led_idle_ma * bmap.cells
+    if bmap.current_budget_ma <= idle:
+        _fail("current_budget_ma %d does not cover the LEDs' idle draw of %d mA"
+              % (bmap.current_budget_ma, idle))
+    if "notes" in data and not isinstance(data["notes"], (str, list)):
+        _fail("notes must be a string or a list of strings")
 
+    _cells(data["cells"], bmap)
+    return bmap
+
+
+def _check(data):
+    """The map's entries, each known and the required ones there, with the defaults added."""
+    if not isinstance(data, dict):
+        _fail("the file must hold a JSON object")
+    for key in sorted(data):
+        if key not in REQUIRED and key not in DEFAULTS and key not in OPTIONAL:
+            _fail("unknown entry %s" % _show(key))
+    for key in REQUIRED:
+        if key not in data:
+            _fail("missing entry %s" % _show(key))
+    data = dict(data)
+    for key in DEFAULTS:
+        if key not in data:
+            data[key] = DEFAULTS[key]
+    return data
+
+
+def _led_chain(data, bmap):
+    """The LEDs' type, colour order and current figures."""
     led_type = data["led_type"]
     if led_type not in LED_TYPES:
         _fail("led_type %s is unknown (known: %s)"
@@ -198,22 +223,6 @@ def check(data):
     bmap.current_budget_ma = _count(data, "current_budget_ma", 1)
     bmap.led_ma_per_channel = _count(data, "led_ma_per_channel", 1)
     bmap.led_idle_ma = _count(data, "led_idle_ma", 0)
-    bmap.debounce_ms = _count(data, "debounce_ms", 1)
-    if data["diodes"] not in (True, False):
-        _fail("diodes must be true or false, not %s" % _show(data["diodes"]))
-    bmap.diodes = data["diodes"]
-    if bmap.debounce_ms > 1000:
-        _fail("debounce_ms %d is longer than any switch bounces (at most 1000)" % bmap.debounce_ms)
-    _geometry(data["geometry"], bmap)
-    idle = bmap.led_idle_ma * bmap.cells
-    if bmap.current_budget_ma <= idle:
-        _fail("current_budget_ma %d does not cover the LEDs' idle draw of %d mA"
-              % (bmap.current_budget_ma, idle))
-    if "notes" in data and not isinstance(data["notes"], (str, list)):
-        _fail("notes must be a string or a list of strings")
-
-    _cells(data["cells"], bmap)
-    return bmap
 
 
 def _geometry(geometry, bmap):

@@ -15,6 +15,8 @@ import hashlib
 import json
 import os
 
+import gameboard
+
 try:
     from micropython import const
 except ImportError:
@@ -30,6 +32,12 @@ _TABLES = ("cell_of_crossing", "crossing_of_cell", "led_of_cell", "cell_of_led")
 class CheckedMap:
     """A board map read back from its checked copy: the entries of boardmap.BoardMap. It has
     no methods, so nothing in it refers to this module, which can then be dropped."""
+
+
+def forget():
+    """Drop this module from the heap, and the map checker it may have imported
+    (gameboard.forget); the map it loaded keeps only its tables."""
+    gameboard.forget(__name__, "gameboard.boardmap")
 
 
 def _read_back(entries):

@@ -7,7 +7,6 @@ here, before anything changes: a command that is refused changes nothing and sav
 
 import json
 
-from gameboard import forget
 from gameboard.settings import Settings
 
 # The fields each command takes besides "cmd" and "id". Any other is refused, so a misspelt
@@ -116,7 +115,7 @@ def selftest(link, msg, now):
 def games(link, msg, now):
     from gameboard import archive
     ids = archive.finished_ids(link.saves)
-    forget("gameboard.archive")
+    archive.forget()
     return {"games": ids}
 
 
@@ -132,7 +131,7 @@ def game(link, msg, now):
         raise ValueError("no saved game %d (kept: %s)" % (
             game_id, " ".join(str(i) for i in archive.finished_ids(link.saves)) or "none"))
     finally:
-        forget("gameboard.archive", "gameboard.savedgame", "iago.record")
+        archive.forget()
 
 
 HANDLERS = {

@@ -20,9 +20,11 @@ until the waiting one is played.
 """
 
 import iago
-from gameboard import forget, palette
+from gameboard import elapsed, forget, palette
 from gameboard.painter import (FACE_COLOUR, NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
                                STARTUP_MS, compose)
+PHASE_NAMES = ("startup", "play", "over")   # of the phases STARTUP, PLAY, OVER (painter.py)
+
 
 try:
     from micropython import const
@@ -52,13 +54,15 @@ _DEMO_HOLD_MS = const(2000)
 # The computer's search runs between the board's ticks, layout.think_nodes positions at a
 # time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
 # A disk held on the demo cell of the empty board starts the demo.
-_WRAP = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30 on MicroPython
-PHASE_NAMES = ("startup", "play", "over")   # of the phases STARTUP, PLAY, OVER (painter.py)
 
-
-def elapsed(now, then):
-    """Milliseconds from `then` to `now` on a clock that wraps at 2**30."""
-    return (now - then) & _WRAP
+# The controller's timers: when each began, in Controller.since (ms; -1: not running).
+_PLACED = const(0)      # the tentative placement's disk landed: it settles after _SETTLE_MS
+_LIFTED = const(1)      # the last-placed disk left its hex: held off, a take-back; back soon,
+                        # a penalty claim
+_SETTING = const(2)     # a disk came to rest on a settings hex: it steps the setting once
+_FLASH = const(3)       # the feedback on one hex began (view.flash_cell)
+_CENTRE = const(4)      # a disk landed on the demo cell: held there, the demo or a new game
+_ACTIVE = const(5)      # a switch last changed
 
 
 class Controller:
@@ -67,70 +71,53 @@ class Controller:
     shares_board = False
     stopped = False
 
-    if _TYPE_CHECKING:   # the controller's state, which start.controller sets
+    if _TYPE_CHECKING:   # the controller's state, set by start.controller
         layout: Layout
         n: int                   # cells
-        name: Any                # cell -> its name
-        view: BoardView          # what the LEDs show (painter.py): its buffers are these
-        _special: bytes          # per cell: a settings hex, a corner (painter.special_cells)
         coin: Any                # Othello's coin toss: coin() -> 0 (dark first) or 1
         settings: Settings
-        game: Any                # the board of the game's rules module
-        present: bytearray       # debounced: 1 = a disk is on the cell
-        face_ok: bytearray       # 1 = the disk there shows the game's face
-        hint: bytearray          # 1 = a legal move (see _fresh_hints)
-        hints_stale: bool
-        ready: bool              # every hex agrees: the next placement may come
-        waiting: int             # an early disk on a legal hex, played once ready
-        # The one disk where the game has none, refused as a placement while everything
-        # else agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
-        extra: int
-        # The flips pending are the last placement's own (lifting its disk then takes it
-        # back), not flips a take-back asked to undo (lifting it then is part of mending).
-        flips_of_last: bool
-        # 1 = closed at power-on where the saved game has no disk, or a disk the board asked
-        # to remove (taken back, of an old game, the demo's stopping disk): never played
-        # until it opens once
-        suspect: bytearray
+        view: BoardView          # what the LEDs show (painter.py): its buffers are these
+        present: bytearray       # debounced: 1 = a disk is on the hex
         frame: bytearray         # RGB in cell order, read by the LED output
-        outbox: list             # host-link events, drained by the app
+        game: Any                # the board of the game's rules module
+        suspect: bytearray       # never played until it opens once (start.controller)
         phase: int               # STARTUP, PLAY, OVER (painter.py)
         phase_since: int
+        since: list              # the timers, _PLACED to _ACTIVE (-1: not running)
         tentative: int           # the last placement, until it has settled
-        placed_at: int
         tentative_miss: bool     # it missed a forced capture (penalty option)
-        lifted_last: bool        # the last-placed disk is off its hex
-        lifted_at: int
-        active_at: int           # a switch last changed
+        flips_of_last: bool      # the flips pending are the last placement's own
+        ready: bool              # every hex agrees: the next placement may come
+        hints_stale: bool
+        extra: int               # the one disk refused as a placement, or NONE
         setting_cell: int        # a disk resting on a settings hex
-        setting_since: int
-        setting_done: bool
-        flash_cell: int          # feedback on one hex (painter.py)
-        flash_colour: int
-        flash_at: int
+        search: Any              # the engine's search in progress, or None
+        suggesting: bool         # a suggestion is searched or lit
+        engine_move: int         # the hex it chose, lit in the mover's colour
+        centre_used: bool        # this disk on the demo cell started a demo already
+        asking: bool             # every disk lifted: the board asks for a new game
+        demo_requested: bool     # the app starts the demo (gameboard/demo.py)
+        outbox: list             # host-link events, drained by the app
         save_due: bool           # the game or settings changed at a save point
         flash_fault: bool        # the last save failed (set by the app)
-        # The engine (imported only when needed: it costs heap): the computer's move, or a
-        # suggestion for the side to move, found in slices between ticks.
-        search: Any
-        suggesting: bool         # also while a suggestion is lit
-        engine_move: int         # the hex it chose, lit in the mover's colour
-        centre_since: int        # a disk landed on the demo cell
-        centre_used: bool        # this disk on the demo cell started a demo already
-        # Every disk of a game in progress lifted: the board asks for a new game, which a
-        # disk held on the demo cell and lifted confirms (docs/board.md, "Gestures").
-        asking: bool
-        demo_requested: bool     # the app starts the demo (gameboard/demo.py)
         finished: Any            # a finished game awaiting its record
         dirty: bool
 
     def __init__(self, settings=None, now=0, layout=None, coin=None):
         """`settings` (default Settings()), the time, the board's Layout (default the hex
-        board's) and Othello's coin toss (`coin() -> 0 or 1`: default random bits). The
-        state is set up by gameboard/start.py, which a Pico holds in its heap only then."""
+        board's) and Othello's coin toss (`coin() -> 0 or 1`: default random bits)."""
+        # The state, by concern, is set by start.controller, whose code a Pico drops after:
+        # set here, its code would stay in the heap in play, where the 64 KB budget has no
+        # room for it (docs/benchmarks.md). The block above names it for type checkers.
+        since = self.since = [now] * 6   # the timers, _PLACED to _ACTIVE
+        since[_LIFTED] = since[_SETTING] = -1
+        since[_CENTRE] = 0               # a disk on the demo cell at power-on: held since
         from gameboard import start
         start.controller(self, settings, now, layout, coin)
         forget("gameboard.start")
+
+    def name(self, cell):
+        return self.layout.cell_name(cell)
 
     # --- inputs ------------------------------------------------------------------------
 
@@ -150,54 +137,66 @@ class Controller:
         self._emit({"event": "placed" if closed else "lifted", "cell": self.name(cell)})
         if self.phase == STARTUP:
             return
-        game = self.game
-        occupied = game.cell(cell) != iago.EMPTY
         if closed:
-            if occupied and not self.face_ok[cell]:
-                self.face_ok[cell] = 1
-                self._emit({"event": "flip_done", "cell": self.name(cell)})
-                if self._pending() == 0:
-                    self._emit({"event": "flips_done"})
-                # Saved after every flip, so a power cut never asks to turn a disk twice.
-                self.save_due = self.tentative == NONE
-            if cell == game.peek() and self.lifted_last:
-                self.lifted_last = False
-                if elapsed(now, self.lifted_at) <= _TAP_MS and game.rules.penalty:
-                    self._claim(now)
-            if (self._special[cell] & SETTINGS_HEX and self._pregame() and
-                    cell != self.engine_move and self.layout.setting_at(cell)):
-                self.setting_cell = cell
-                self.setting_since = now
-                self.setting_done = False
-            if cell == self.layout.demo_cell:
-                self.centre_since = now
-                self.centre_used = False
-            elif self.asking:
-                self._stop_asking()          # a disk put back: the game goes on
-        else:
-            if (self.asking and cell == self.layout.demo_cell and
-                    elapsed(now, self.centre_since) >= _DEMO_HOLD_MS):
-                self.active_at = now
-                self.new_game(now, "cleared")
-                return
-            self.suspect[cell] = 0
-            if cell == self.setting_cell:
-                self.setting_cell = NONE
-            if occupied and cell == game.peek() and self.face_ok[cell]:
-                if self.tentative != NONE:
-                    self._undo(now, "slid")
-                elif self.flips_of_last and self._pending():
-                    # Lifting the disk just placed while its own flips are pending takes
-                    # the placement back (a disk a take-back asked to turn is only turning).
-                    self._undo(now, "lifted")
-                elif self.phase == PLAY and not self._pending():
-                    self.lifted_last = True
-                    self.lifted_at = now
-        self.active_at = now
+            self.placed(cell, now)
+        elif self.lifted(cell, now):
+            return
+        self.since[_ACTIVE] = now
         self._try_place(now)
 
+    def placed(self, cell, now):
+        """A disk put down on `cell` in play: a flip done, the last placement's disk put back
+        (soon: a penalty claim), a disk on a settings hex or the demo cell."""
+        game = self.game
+        face_ok = self.view.face_ok
+        if game.cell(cell) != iago.EMPTY and not face_ok[cell]:
+            face_ok[cell] = 1
+            self._emit({"event": "flip_done", "cell": self.name(cell)})
+            if self._pending() == 0:
+                self._emit({"event": "flips_done"})
+            # Saved after every flip, so a power cut never asks to turn a disk twice.
+            self.save_due = self.tentative == NONE
+        since = self.since[_LIFTED]
+        if cell == game.peek() and since >= 0:
+            self.since[_LIFTED] = -1
+            if elapsed(now, since) <= _TAP_MS and game.rules.penalty:
+                self.claim(now)
+        if (self.view.special[cell] & SETTINGS_HEX and self._pregame() and
+                cell != self.engine_move and self.layout.setting_at(cell)):
+            self.setting_cell = cell
+            self.since[_SETTING] = now
+        if cell == self.layout.demo_cell:
+            self.since[_CENTRE] = now
+            self.centre_used = False
+        elif self.asking:
+            self._stop_asking()          # a disk put back: the game goes on
+
+    def lifted(self, cell, now):
+        """A disk lifted from `cell` in play: a slide, a take-back begun or done, a setting
+        left; True if it confirmed a new game."""
+        game = self.game
+        if (self.asking and cell == self.layout.demo_cell and
+                elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS):
+            self.since[_ACTIVE] = now
+            self.new_game(now, "cleared")
+            return True
+        self.suspect[cell] = 0
+        if cell == self.setting_cell:
+            self.setting_cell = NONE
+        if game.cell(cell) != iago.EMPTY and cell == game.peek() and self.view.face_ok[cell]:
+            if self.tentative != NONE:
+                self._undo(now, "slid")
+            elif self.flips_of_last and self._pending():
+                # Lifting the disk just placed while its own flips are pending takes the
+                # placement back (a disk a take-back asked to turn is only turning).
+                self._undo(now, "lifted")
+            elif self.phase == PLAY and not self._pending():
+                self.since[_LIFTED] = now
+        return False
+
     def tick(self, now):
-        """Timers: start-up, settling, take-back hold, settings; the game end."""
+        """As time passes: the light check ends, a placement settles, a take-back is held, a
+        setting steps, a new game is asked, a flash ends, the computer thinks, the game ends."""
         if self.phase == STARTUP:
             if elapsed(now, self.phase_since) < STARTUP_MS:
                 return
@@ -206,24 +205,25 @@ class Controller:
             from gameboard import start
             start.startup(self, now)
             forget("gameboard.start")
-        if self.tentative != NONE and elapsed(now, self.placed_at) >= _SETTLE_MS:
+        since = self.since
+        if self.tentative != NONE and elapsed(now, since[_PLACED]) >= _SETTLE_MS:
             self.tentative = NONE
             self.dirty = True
             self.save_due = True
             self._report_move()
             self._try_place(now)   # a disk put down meanwhile is the next placement
-        if (self.lifted_last and self.phase == PLAY and
-                elapsed(now, self.lifted_at) >= _TAKEBACK_HOLD_MS):
-            self.lifted_last = False
+        if (since[_LIFTED] >= 0 and elapsed(now, since[_LIFTED]) >= _TAKEBACK_HOLD_MS and
+                self.phase == PLAY):
+            self.since[_LIFTED] = -1
             # Other disks off too: the board is being cleared, or a disk was knocked off.
             if len(self.differences()[1]) == 1:
                 self._undo(now, "held")
-        if (self.setting_cell != NONE and not self.setting_done and self._pregame() and
-                elapsed(now, self.setting_since) >= _SETTING_HOLD_MS):
-            self.setting_done = True
+        if (self.setting_cell != NONE and since[_SETTING] >= 0 and
+                elapsed(now, since[_SETTING]) >= _SETTING_HOLD_MS and self._pregame()):
+            self.since[_SETTING] = -1      # once a disk comes to rest
             self._step_setting(self.setting_cell, now)
         if (not self.asking and self.phase == PLAY and
-                elapsed(now, self.active_at) >= _DEMO_HOLD_MS and not any(self.present) and
+                elapsed(now, self.since[_ACTIVE]) >= _DEMO_HOLD_MS and not any(self.present) and
                 self.game.ply() and not self.game.is_game_over()):
             self.asking = True
         if self.asking:
@@ -231,15 +231,16 @@ class Controller:
             # (painter: flash_colour's bit 7), and lifted then, starts a new game (switch).
             cell = self.layout.demo_cell
             colour = palette.SETTING_ON
-            if self.present[cell] and elapsed(now, self.centre_since) >= _DEMO_HOLD_MS:
+            if self.present[cell] and elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS:
                 colour |= 0x80
-            if self.flash_cell != cell or self.flash_colour != colour:
+            view = self.view
+            if view.flash_cell != cell or view.flash_colour != colour:
                 self.dirty = True
-            self.flash_cell = cell
-            self.flash_colour = colour
-            self.flash_at = now
-        if self.flash_cell != NONE and elapsed(now, self.flash_at) >= _FLASH_MS:
-            self.flash_cell = NONE
+            view.flash_cell = cell
+            view.flash_colour = colour
+            self.since[_FLASH] = now
+        if self.view.flash_cell != NONE and elapsed(now, self.since[_FLASH]) >= _FLASH_MS:
+            self.view.flash_cell = NONE
             self.dirty = True
         if self.phase == PLAY:
             self._think(now)
@@ -268,7 +269,7 @@ class Controller:
         game = self.game
         if (self._pregame() and self.present[self.layout.demo_cell] and
                 not self.demo_requested and not self.centre_used and
-                elapsed(now, self.centre_since) >= _DEMO_HOLD_MS):
+                elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS):
             self.demo_requested = True
             self.centre_used = True   # once the demo stops, this disk does not restart it
         if game.is_game_over() or not self._settled():
@@ -299,15 +300,6 @@ class Controller:
             self.suggesting = not computer
             self._try_place(now)   # a disk already waiting on the chosen hex
 
-    def resume(self):
-        """Back in charge after the demo. The disk that stopped it was put down to stop it,
-        whatever face it shows: it must leave before it can be played."""
-        cells = self.game.cell_states
-        for c in range(self.n):
-            if self.present[c] and not cells[c]:
-                self.suspect[c] = 1
-        self.dirty = True
-
     def new_game(self, now, why="command", settings=None):
         """A new game (with `settings` if given); its code is start.py's (it runs now and
         then, so it takes no heap in play)."""
@@ -322,9 +314,6 @@ class Controller:
         self._undo(now, "command")
         return True
 
-    def claim(self, now):
-        return self._claim(now)
-
     def change_settings(self, settings, now, event=None):
         """New settings; a change of rules needs an empty game, so it starts a new one.
         `event`: the fields of the `settings` event besides the settings themselves. Its code
@@ -336,64 +325,6 @@ class Controller:
             forget("gameboard.start")
 
     # --- state -------------------------------------------------------------------------
-
-    def agrees(self):
-        """True when every hex holds what the game says and every flip is done."""
-        cells = self.game.cell_states
-        for c in range(self.n):
-            if (cells[c] != 0) != (self.present[c] == 1) or not self.face_ok[c]:
-                return False
-        return True
-
-    def differences(self):
-        """(extra disks, missing disks, flips pending) as lists of cells."""
-        extra = []
-        missing = []
-        flips = []
-        cells = self.game.cell_states
-        pregame = self._pregame()
-        for c in range(self.n):
-            if cells[c] and not self.present[c]:
-                missing.append(c)
-            elif not cells[c] and self.present[c] and c != self.waiting and not (
-                    pregame and self._special[c] & SETTINGS_HEX and c != self.engine_move):
-                extra.append(c)
-            if cells[c] and not self.face_ok[c]:
-                flips.append(c)
-        return extra, missing, flips
-
-    def flips_pending(self):
-        return [c for c in range(self.n) if self.game.cell(c) and not self.face_ok[c]]
-
-    def state(self):
-        """Everything a host needs to draw the board, as JSON-ready data."""
-        game = self.game
-        extra, missing, flips = self.differences()
-        names = self.name
-        outcome = game.outcome()
-        return {
-            "game": self.layout.game,
-            "start": game.start_text,
-            "position": game.text(),
-            "rules": game.rules.name(),
-            "settings": self.settings.as_dict(),
-            "phase": PHASE_NAMES[self.phase],
-            "turn": iago.side_name(game.turn),
-            "moves": [names(c) for c in game.move_stack],
-            "claims": list(game.claims),
-            "tentative": names(self.tentative) if self.tentative != NONE else None,
-            "waiting": names(self.waiting) if self.waiting != NONE else None,
-            "flips_pending": [names(c) for c in flips],
-            "extra": [names(c) for c in extra],
-            "missing": [names(c) for c in missing],
-            "legal": [names(c) for c in game.legal_moves] if self.ready else [],
-            "scores": list(game.scores()),
-            "can_claim": game.can_claim(),
-            "asking": self.asking,
-            "outcome": None if outcome is None else {
-                "winner": iago.side_name(outcome.winner), "dark": outcome.dark_score,
-                "light": outcome.light_score, "tie_break": outcome.tie_break},
-        }
 
     # --- LED frame -----------------------------------------------------------------------
 
@@ -410,10 +341,7 @@ class Controller:
         view.show_hints = 2 if self.extra != NONE else self.settings.hints and self.ready
         if view.show_hints:
             self._fresh_hints()
-        view.waiting = self.waiting
         view.chosen = self.engine_move
-        view.flash_cell = self.flash_cell
-        view.flash_colour = self.flash_colour
         view.flash_fault = self.flash_fault
         compose(view, now)
 
@@ -438,9 +366,146 @@ class Controller:
         self.phase_since = now
         self.dirty = True
 
+    def _no_placement(self, now):
+        """None in hand: no placement tentative or its disk lifted, the flips pending not the
+        last placement's own; a disk on the demo cell is held from now on."""
+        self.tentative = NONE
+        self.since[_LIFTED] = -1
+        self.flips_of_last = False
+        self.since[_CENTRE] = now
+
+    def _forget_engine(self):
+        self.search = None
+        self.suggesting = False
+        if self.engine_move != NONE:
+            self.engine_move = NONE
+            self.dirty = True
+
+    def _stop_asking(self):
+        self.asking = False
+        if self.view.flash_cell == self.layout.demo_cell:
+            self.view.flash_cell = NONE
+            self.dirty = True
+
+    def _game_changed(self):
+        self._stop_asking()
+        self._forget_engine()
+        cells = self.game.cell_states
+        face_ok = self.view.face_ok
+        for c in range(self.n):
+            if not cells[c]:
+                face_ok[c] = 1
+        self.hints_stale = True
+        self.dirty = True
+
+    def _play(self, new, now):
+        self.tentative_miss = self.game.is_miss(new)
+        self.game.push(new)
+        for c in self.game.last_flips():
+            self.view.face_ok[c] = 0
+        self.view.face_ok[new] = 1
+        self.flips_of_last = True
+        self.hints_stale = True
+        self.dirty = True
+        self._forget_engine()
+        self.tentative = new
+        self.since[_PLACED] = now
+        self.since[_LIFTED] = -1
+        self._emit(self._move_event("tentative"))
+
+    def _undo(self, now, why):
+        """Take back the last placement. A tentative one whose disk slid on is withdrawn: it
+        was never a move, so the host hears `withdrawn`, not `take_back`."""
+        game = self.game
+        flipped = game.last_flips()
+        cell = game.pop()
+        for c in flipped:
+            self.view.face_ok[c] ^= 1
+        if self.phase == OVER:
+            self._enter(PLAY, now)
+        cells = game.cell_states
+        # A disk slid on: a magnet between two hexes closes both, so the one new disk, if
+        # its switch closed just before this one opened, is this disk; it is played if it
+        # rests there.
+        new = NONE
+        if why == "slid" and elapsed(now, self.since[_ACTIVE]) <= _SLIDE_MS:
+            for c in range(self.n):
+                if self.present[c] and not cells[c] and not self.suspect[c]:
+                    new = c if new == NONE else self.n     # two: neither is sure
+        for c in range(self.n):
+            if self.present[c] and not cells[c] and c != new:
+                # The taken-back disk, and any put down early for the other side's turn:
+                # each must leave before it can be placed again.
+                self.suspect[c] = 1
+        was_move = self.tentative == NONE
+        self._no_placement(now)
+        self._game_changed()
+        if was_move:
+            self.save_due = True
+        self._emit({"event": "take_back" if was_move else "withdrawn", "cell": self.name(cell),
+                    "why": why,
+                    "flips_to_undo": [self.name(c) for c in flipped if not self.view.face_ok[c]]})
+        self._try_place(now)
+
+    def claim(self, now):
+        """A penalty claimed for the last placement (it missed a forced capture): granted or
+        refused, the disk's hex flashes the answer."""
+        granted = self.game.claim_penalty()
+        last = self.game.peek()
+        if last is not None:
+            self.view.flash_cell = last
+            self.view.flash_colour = palette.SETTING_ON if granted else palette.ERROR
+            self.since[_FLASH] = now
+        if granted:
+            self._game_changed()
+            self.save_due = True
+            self._try_place(now)
+        self._emit({"event": "claim", "granted": granted})
+        return granted
+
+    def _step_setting(self, cell, now):
+        which = self.layout.setting_at(cell)
+        changed = self.settings.step(which)
+        self.view.flash_cell = cell
+        self.view.flash_colour = palette.SETTING_ON if changed else palette.ERROR
+        self.since[_FLASH] = now
+        # The host hears which setting was stepped and its value now (the same if refused).
+        self.change_settings(self.settings, now, {
+            "name": which, "value": self.settings.as_dict()[which], "cell": self.name(cell)})
+
+    # --- the survey of the board, and a placement's events ------------------------------
+
+    def agrees(self):
+        """True when every hex holds what the game says and every flip is done."""
+        cells = self.game.cell_states
+        for c in range(self.n):
+            if (cells[c] != 0) != (self.present[c] == 1) or not self.view.face_ok[c]:
+                return False
+        return True
+
+    def differences(self):
+        """(extra disks, missing disks, flips pending) as lists of cells."""
+        extra = []
+        missing = []
+        flips = []
+        cells = self.game.cell_states
+        pregame = self._pregame()
+        for c in range(self.n):
+            if cells[c] and not self.present[c]:
+                missing.append(c)
+            elif not cells[c] and self.present[c] and c != self.view.waiting and not (
+                    pregame and self.view.special[c] & SETTINGS_HEX and c != self.engine_move):
+                extra.append(c)
+            if cells[c] and not self.view.face_ok[c]:
+                flips.append(c)
+        return extra, missing, flips
+
+    def flips_pending(self):
+        return [c for c in range(self.n) if self.game.cell(c) and not self.view.face_ok[c]]
+
     def _pending(self):
         cells = self.game.cell_states
-        face_ok = self.face_ok
+        face_ok = self.view.face_ok
         n = 0
         for c in range(self.n):
             if cells[c] and not face_ok[c]:
@@ -453,41 +518,17 @@ class Controller:
     def _pregame(self):
         return self.game.ply() == 0 and self.phase == PLAY
 
-    def _forget_engine(self):
-        self.search = None
-        self.suggesting = False
-        if self.engine_move != NONE:
-            self.engine_move = NONE
-            self.dirty = True
-
-    def _stop_asking(self):
-        self.asking = False
-        if self.flash_cell == self.layout.demo_cell:
-            self.flash_cell = NONE
-            self.dirty = True
-
-    def _game_changed(self):
-        self._stop_asking()
-        self._forget_engine()
-        cells = self.game.cell_states
-        face_ok = self.face_ok
-        for c in range(self.n):
-            if not cells[c]:
-                face_ok[c] = 1
-        self.hints_stale = True
-        self.dirty = True
-
     def _fresh_hints(self):
         """The hint table for the position now. Computed on demand: hints are not shown
         while a placement is tentative, so a placement's frame does not wait for them."""
         if self.hints_stale:
             self.hints_stale = False
-            hint = self.hint
+            hint = self.view.hint
             for c in range(self.n):
                 hint[c] = 0
             for c in self.game.legal_moves:
                 hint[c] = 1
-        return self.hint
+        return self.view.hint
 
     def _try_place(self, now):
         """Survey the board: is it `ready` (every hex agrees with the game), is a new disk
@@ -495,9 +536,9 @@ class Controller:
         ready = self.phase == PLAY and not self.game.is_game_over()
         cells = self.game.cell_states
         present = self.present
-        face_ok = self.face_ok
+        face_ok = self.view.face_ok
         pregame = self._pregame()
-        special = self._special
+        special = self.view.special
         new = NONE
         extra = 0
         for c in range(self.n):
@@ -508,7 +549,7 @@ class Controller:
                 extra += 1
             elif cells[c] and (not present[c] or not face_ok[c]):
                 ready = False
-        keep = self.waiting
+        keep = self.view.waiting
         if extra > 1 and keep != NONE and present[keep] and not cells[keep]:
             new = keep      # the first disk down keeps its turn; those after it are extra
         elif extra != 1:
@@ -526,11 +567,11 @@ class Controller:
             self.dirty = True
         self.ready = ready and not extra and self.tentative == NONE
         if new == NONE or not ready or self.tentative != NONE:
-            if self.waiting != new:
-                self.waiting = new
+            if self.view.waiting != new:
+                self.view.waiting = new
                 self.dirty = True
             return
-        self.waiting = NONE
+        self.view.waiting = NONE
         self._play(new, now)
 
     def placement_colour(self, cell):
@@ -538,7 +579,7 @@ class Controller:
         played as the next placement, or -1 if it will not be: the app sends that hex to the
         LEDs before the placement is played and the frame composed (light first)."""
         if (not self.ready or self.suspect[cell] or self.present[cell] or
-                self.game.cell_states[cell] or (self._pregame() and self._special[cell] &
+                self.game.cell_states[cell] or (self._pregame() and self.view.special[cell] &
                                             SETTINGS_HEX and cell != self.engine_move) or
                 not self._playable(cell)):
             return -1
@@ -551,21 +592,6 @@ class Controller:
         if game.is_game_over() or not self._fresh_hints()[cell]:
             return False
         return game.turn != self.settings.computer_side() or cell == self.engine_move
-
-    def _play(self, new, now):
-        self.tentative_miss = self.game.is_miss(new)
-        self.game.push(new)
-        for c in self.game.last_flips():
-            self.face_ok[c] = 0
-        self.face_ok[new] = 1
-        self.flips_of_last = True
-        self.hints_stale = True
-        self.dirty = True
-        self._forget_engine()
-        self.tentative = new
-        self.placed_at = now
-        self.lifted_last = False
-        self._emit(self._move_event("tentative"))
 
     def _move_event(self, kind):
         """The last placement as an event: its disk and the disks it turned. After the
@@ -592,71 +618,35 @@ class Controller:
         if game.PASSES and game.turn == mover and not game.is_game_over():
             self._emit({"event": "pass", "side": iago.side_name(mover ^ 3)})
 
-    def _undo(self, now, why):
-        """Take back the last placement. A tentative one whose disk slid on is withdrawn: it
-        was never a move, so the host hears `withdrawn`, not `take_back`."""
+    def state(self):
+        """Everything a host needs to draw the board, as JSON-ready data."""
         game = self.game
-        flipped = game.last_flips()
-        cell = game.pop()
-        for c in flipped:
-            self.face_ok[c] ^= 1
-        if self.phase == OVER:
-            self._enter(PLAY, now)
-        cells = game.cell_states
-        # A disk slid on: a magnet between two hexes closes both, so the one new disk, if
-        # its switch closed just before this one opened, is this disk; it is played if it
-        # rests there.
-        new = NONE
-        if why == "slid" and elapsed(now, self.active_at) <= _SLIDE_MS:
-            for c in range(self.n):
-                if self.present[c] and not cells[c] and not self.suspect[c]:
-                    new = c if new == NONE else self.n     # two: neither is sure
-        for c in range(self.n):
-            if self.present[c] and not cells[c] and c != new:
-                # The taken-back disk, and any put down early for the other side's turn:
-                # each must leave before it can be placed again.
-                self.suspect[c] = 1
-        was_move = self.tentative == NONE
-        self.tentative = NONE
-        self.lifted_last = False
-        self.flips_of_last = False
-        self.centre_since = now      # back to an empty game: a disk on the centre held anew
-        self._game_changed()
-        if was_move:
-            self.save_due = True
-        self._emit({"event": "take_back" if was_move else "withdrawn", "cell": self.name(cell),
-                    "why": why,
-                    "flips_to_undo": [self.name(c) for c in flipped if not self.face_ok[c]]})
-        self._try_place(now)
-
-    def _claim(self, now):
-        granted = self.game.claim_penalty()
-        last = self.game.peek()
-        if last is not None:
-            self.flash_cell = last
-            self.flash_colour = palette.SETTING_ON if granted else palette.ERROR
-            self.flash_at = now
-        if granted:
-            self._game_changed()
-            self.save_due = True
-            self._try_place(now)
-        self._emit({"event": "claim", "granted": granted})
-        return granted
-
-    def _step_setting(self, cell, now):
-        which = self.layout.setting_at(cell)
-        changed = self.settings.step(which)
-        self.flash_cell = cell
-        self.flash_colour = palette.SETTING_ON if changed else palette.ERROR
-        self.flash_at = now
-        # The host hears which setting was stepped and its value now (the same if refused).
-        self.change_settings(self.settings, now, {
-            "name": which, "value": self.settings.as_dict()[which], "cell": self.name(cell)})
-
-    def _first(self, event):
-        """Before the first placement of a game with a coin toss: who it chose to place first."""
-        if self.game.COIN_TOSS and not self.game.ply():
-            event["first"] = iago.side_name(self.game.turn)
+        extra, missing, flips = self.differences()
+        names = self.name
+        outcome = game.outcome()
+        return {
+            "game": self.layout.game,
+            "start": game.start_text,
+            "position": game.text(),
+            "rules": game.rules.name(),
+            "settings": self.settings.as_dict(),
+            "phase": PHASE_NAMES[self.phase],
+            "turn": iago.side_name(game.turn),
+            "moves": [names(c) for c in game.move_stack],
+            "claims": list(game.claims),
+            "tentative": names(self.tentative) if self.tentative != NONE else None,
+            "waiting": names(self.view.waiting) if self.view.waiting != NONE else None,
+            "flips_pending": [names(c) for c in flips],
+            "extra": [names(c) for c in extra],
+            "missing": [names(c) for c in missing],
+            "legal": [names(c) for c in game.legal_moves] if self.ready else [],
+            "scores": list(game.scores()),
+            "can_claim": game.can_claim(),
+            "asking": self.asking,
+            "outcome": None if outcome is None else {
+                "winner": iago.side_name(outcome.winner), "dark": outcome.dark_score,
+                "light": outcome.light_score, "tie_break": outcome.tie_break},
+        }
 
 
 def _coin():

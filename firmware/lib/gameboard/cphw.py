@@ -26,13 +26,14 @@ import neopixel
 import supervisor
 import usb_cdc
 
+from gameboard import elapsed     # also the wrap at 2**30 of ticks: elapsed(t, 0)
+
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
 
-_WRAP = const(0x3FFFFFFF)        # MicroPython's ticks: 2**30
 _HALF = const(0x20000000)        # 2**29: supervisor.ticks_ms's period
 WDT_MAX_MS = const(8388)         # the RP2040 watchdog's longest timeout
 # keypad scans every 2 ms (the loop's period): a contact is seen at most 2 ms before the loop
@@ -67,13 +68,13 @@ class Clock:
     def ticks_us(self):
         # Only for the host link's `stats` timing: CircuitPython has no microsecond ticks,
         # and monotonic_ns() (30 us steps on 9.x) makes a long integer.
-        return (time.monotonic_ns() // 1000) & _WRAP
+        return elapsed(time.monotonic_ns() // 1000, 0)
 
     def ticks_diff(self, ticks1, ticks2):
-        return ((ticks1 - ticks2 + _HALF) & _WRAP) - _HALF
+        return elapsed(ticks1 + _HALF, ticks2) - _HALF
 
     def ticks_add(self, ticks, delta):
-        return (ticks + delta) & _WRAP
+        return elapsed(ticks + delta, 0)
 
     def sleep_ms(self, ms):
         if ms <= 0:

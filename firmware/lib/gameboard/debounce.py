@@ -17,6 +17,8 @@ that never allocates; when it is full, a debounced change is held back (its swit
 pending) and reported on a later update, so `state` and the events never disagree.
 """
 
+from gameboard import elapsed
+
 try:
     from micropython import const
 except ImportError:
@@ -26,12 +28,6 @@ except ImportError:
 ROWS = const(8)            # row lines of the usual matrix (the default)
 CLOSED = const(0x80)       # event bit: the switch closed
 CROSSING = const(0x7F)     # event bits: the crossing (16 row lines of 8 columns at most)
-_WRAP = const(0x3FFFFFFF)  # time.ticks_ms() wraps at 2**30 on MicroPython
-
-
-def elapsed(now, then):
-    """Milliseconds from `then` to `now` on a clock that wraps at 2**30."""
-    return (now - then) & _WRAP
 
 
 class EventQueue:
@@ -91,7 +87,7 @@ def _lowest_bits():
 _LOWEST_BIT = _lowest_bits()   # byte -> index of its lowest set bit
 
 
-def debounce(raw, state, pending, since, now, debounce_ms, events):
+def debounce(raw, state, pending, since, now, debounce_ms, events, closing=None):
     """One scan's debouncing; returns the number of events queued.
 
     raw      bytearray(rows): the switches as scanned now
@@ -99,6 +95,7 @@ def debounce(raw, state, pending, since, now, debounce_ms, events):
     pending  bytearray(rows): switches whose raw state differs from `state`, being timed
     since    list of rows * 8 ints: when each pending switch was first seen differing
     events   EventQueue the changes go to
+    closing  bytearray(rows) or None: set to the switches closed at this scan and being timed
     """
     queued = 0
     for r in range(len(state)):
@@ -116,12 +113,14 @@ def debounce(raw, state, pending, since, now, debounce_ms, events):
             i = (r << 3) + c
             if started & bit:
                 since[i] = now
-            elif ((now - since[i]) & _WRAP) >= debounce_ms:
+            elif elapsed(now, since[i]) >= debounce_ms:
                 if events.put((i | CLOSED) if raw[r] & bit else i):
                     state[r] ^= bit
                     timing ^= bit
                     queued += 1
         pending[r] = timing
+        if closing is not None:
+            closing[r] = timing & ~state[r]
     return queued
 
 
@@ -134,7 +133,10 @@ class Debouncer:
         self.debounce_ms = debounce_ms
         self.state = bytearray(rows)
         self.pending = bytearray(rows)
-        self.idle = bytes(rows)     # no switch pending; also the App's "no bit in any row"
+        self.idle = bytes(rows)     # no switch pending
+        # The switches closed at the last scans and being timed: contacts not yet events
+        # (read by the light at first contact).
+        self.closing = bytearray(rows)
         self.since = [0] * (rows * 8)
         self.events = EventQueue(capacity)
 
@@ -144,7 +146,7 @@ class Debouncer:
         if raw_rows == self.state and self.pending == self.idle:
             return 0
         return debounce(raw_rows, self.state, self.pending, self.since, now_ms,
-                        self.debounce_ms, self.events)
+                        self.debounce_ms, self.events, self.closing)
 
     def busy(self):
         """True while some switch is being timed (its raw state differs from its debounced one)."""

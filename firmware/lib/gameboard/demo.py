@@ -7,11 +7,11 @@ one starts. Any disk put down on the board stops the demo (`stopped`); the app t
 to the game it left. It has the controller's interface as far as the app and the link use it.
 """
 
+import gameboard
 import iago
-from gameboard import palette
+from gameboard import elapsed, palette
 from gameboard.layout import hex_layout
-from gameboard.controller import elapsed
-from gameboard.painter import paint
+from gameboard.painter import FACE_COLOUR, paint
 from gameboard.modes import NotPlaying
 from gameboard.settings import Settings
 
@@ -30,9 +30,6 @@ _THINK = const(0)
 _FLIPS = const(1)
 _PAUSE = const(2)
 _RESULT = const(3)
-
-_FACE = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, palette.OFF,
-               palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
 
 
 class Demo(NotPlaying):
@@ -123,9 +120,9 @@ class Demo(NotPlaying):
         flip = self.layout.flip
         for c in range(self.n):
             v = cells[c]
-            colour = _FACE[v]
+            colour = FACE_COLOUR[v]
             if flipped[c] and not slow:
-                colour = _FACE[v ^ flip]            # still showing the face before the flip
+                colour = FACE_COLOUR[v ^ flip]            # still showing the face before the flip
             elif c == last and self.stage == _FLIPS and not slow:
                 colour = palette.OFF                # the new disk blinks as it lands
             elif winner and v == winner:
@@ -146,9 +143,27 @@ class Demo(NotPlaying):
                 "games": self.games, "settings": self.settings.as_dict()}
 
 
+def give_back(app):
+    """The game's controller back in charge of the App once a disk stopped the demo; returns
+    it. That disk was put down to stop it, whatever face it shows: it must leave before it
+    can be played. This module, and the engine it played with unless the game's computer
+    searches now, give their heap back (about 10 KB on a Pico; gameboard.forget)."""
+    app.link.pump()
+    ctl = app.controller = app.link.controller = app.game
+    cells = ctl.game.cell_states
+    for c in range(ctl.n):
+        if ctl.present[c] and not cells[c]:
+            ctl.suspect[c] = 1
+    ctl.dirty = True
+    gameboard.forget(__name__, "gameboard.modes")
+    if ctl.search is None:
+        gameboard.forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
+    return ctl
+
+
 def take_over(app, now):
     """The demo in the App's controller's place; the game's controller gets the board back
-    when a disk is put down (App._end_demo)."""
+    when a disk is put down (give_back)."""
     game = app.game
     game.demo_requested = False
     demo = Demo(game.settings, now, game.frame, seed=now, layout=app.layout)

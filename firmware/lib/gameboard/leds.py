@@ -123,6 +123,12 @@ class LedOutput:
             wire[dest[i + channel]] = value
         return wire
 
+    def put(self, cell, rgb, colour):
+        """Set `cell` in `frame` to `colour` of the palette `rgb`, for the next render."""
+        frame = self.frame
+        for k in range(3):
+            frame[cell * 3 + k] = rgb[colour * 3 + k]
+
     def level(self, value):
         """The wire value of a frame value at the current brightness, before the cap."""
         return self._level[value]

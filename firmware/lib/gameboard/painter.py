@@ -8,7 +8,7 @@ the same colours. `compose(view, now)` writes view.frame and allocates nothing.
 """
 
 import iago
-from gameboard import palette
+from gameboard import elapsed, palette
 from gameboard.settings import RULE_CHOICES
 
 try:
@@ -42,7 +42,6 @@ _SETTING_COLOURS = bytes((palette.SETTING_ON, palette.DARK, palette.LIGHT, palet
 # placement neither is a placement), a corner (shows whose turn it is).
 SETTINGS_HEX = const(1)
 _CORNER = const(2)
-_WRAP = const(0x3FFFFFFF)
 
 
 def special_cells(layout):
@@ -109,7 +108,7 @@ def compose(view, now):
     frame = view.frame
     n = len(view.present)
     if view.phase == STARTUP:
-        step = ((now - view.phase_since) & _WRAP) * 3 // STARTUP_MS
+        step = elapsed(now, view.phase_since) * 3 // STARTUP_MS
         for c in range(n):
             frame[c * 3] = 60 if step == 0 else 0
             frame[c * 3 + 1] = 60 if step == 1 else 0
@@ -138,7 +137,7 @@ def compose(view, now):
     winner = view.winner
     if result:
         # The score at the end: screen 0, who won, from the disks; the others as they are.
-        since = ((now - view.phase_since) & _WRAP) // 100 % result[2]   # in tenths of a s
+        since = elapsed(now, view.phase_since) // 100 % result[2]   # in tenths of a s
         k = 0
         while since >= result[3 + k] & 0x7F:
             since -= result[3 + k] & 0x7F

@@ -23,7 +23,7 @@ checklist); each asked hex as `selftest_ask`, each fault as `selftest_fault` and
 allocate nothing.
 """
 
-from gameboard import palette
+from gameboard import elapsed, palette
 from gameboard.layout import hex_layout
 from gameboard.modes import NotPlaying
 from gameboard.settings import Settings
@@ -39,7 +39,6 @@ CHAIN_STEP_MS = const(150)   # each LED alone, in chain order
 ALL_ON_MS = const(1000)      # then every LED in a low white
 ASK_MS = const(20000)        # an asked hex that does not close within this is silent
 _BLINK_MS = const(300)
-_WRAP = const(0x3FFFFFFF)    # time.ticks_ms() wraps at 2**30 on MicroPython
 
 # Stages.
 LIGHTS = const(0)
@@ -61,11 +60,6 @@ _OFF = (0, 0, 0)
 # The palettes a colour a tuple, as _put takes them (built once: compose allocates nothing).
 _PALETTES = tuple(tuple(palette.rgb(pal, k) for k in range(len(pal) // 3))
                   for pal in palette.PALETTES)
-
-
-def elapsed(now, then):
-    """Milliseconds from `then` to `now` on a clock that wraps at 2**30."""
-    return (now - then) & _WRAP
 
 
 def _put(frame, cell, rgb):

@@ -7,7 +7,8 @@ Imported by app.build and forgotten once the App stands, so its code takes no he
 
 import sys
 
-from gameboard import forget
+import iago
+
 from gameboard.saves import Saves
 
 try:
@@ -31,7 +32,7 @@ def build(root, map_path, serial, coin, restart_after_check, hw):
     bmap = checkedmap.load(map_path, root + "board-checked.json")
     if restart_after_check and checkedmap.kept_now:
         hw.soft_restart()            # never returns; the next start reads the copy
-    forget("gameboard.checkedmap", "gameboard.boardmap")   # the map keeps only its tables
+    checkedmap.forget()              # the map keeps only its tables
     report = None
     saves = getattr(hw, "saves", Saves)(root)
     if restart_after_check and hw.restarted():
@@ -39,7 +40,7 @@ def build(root, map_path, serial, coin, restart_after_check, hw):
         # watchdog starts, which a fault would have to keep feeding.
         from gameboard import archive
         report = archive.count_restart(saves)
-        forget("gameboard.archive")
+        archive.forget()
     buttons = None
     if bmap.buttons:
         # Bit 0 select, bit 1 confirm; a button the board lacks reads as never pressed.
@@ -84,66 +85,33 @@ def serial(hw):
     from gameboard.usbserial import UsbSerial
     return UsbSerial()
 
-def set_up(app, boardmap, saves, matrix, pixels, clock, serial, watchdog, buttons, coin):
-    """App.__init__'s work: the App's state, and the saved game read back."""
+def parts(app, now, coin):
+    """App.__init__'s heavy part: the game's controller with the saved game read back (and a
+    save that cannot be read reported), the LED output and the host link. Returns
+    (layout, controller, leds, link)."""
     from gameboard.app import FIRMWARE_VERSION
     from gameboard.controller import Controller
-    from gameboard.debounce import Debouncer
     from gameboard.layout import Layout
     from gameboard.leds import LedOutput
     from gameboard.link import Link
-    app.boardmap = boardmap
-    app.saves = saves
-    app.matrix = matrix
-    app.pixels = pixels
-    app.clock = clock
-    app.serial = serial
-    app.watchdog = watchdog
-    # Optional push buttons (bit 0 select, bit 1 confirm): select takes back the last
-    # placement, confirm claims a penalty. Debounced like the switches.
-    app.buttons = buttons
-    app.button_raw = 0
-    app.button_state = 0
-    app.button_since = 0
-    app.raw = bytearray(boardmap.lines)   # one byte of column bits a row line
-    app.diodes = boardmap.diodes
-    app.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines)
-    # Closings lit at first contact, before their debounce ends (one bit a crossing).
-    app.contact_lit = bytearray(boardmap.lines)
-    now = clock.ticks_ms()
-    app.layout = Layout(boardmap.geometry, boardmap.size)
-    settings, game, flips, problem = _load(saves, app.layout)
-    # `coin`: Othello's coin toss, coin() -> 0 or 1 (default: the system's random bits).
-    app.controller = Controller(settings, now, app.layout, coin)
+    boardmap = app.boardmap
+    layout = Layout(boardmap.geometry, boardmap.size)
+    settings, game, flips, problem = _load(app.saves, layout)
+    ctl = Controller(settings, now, layout, coin)
     if game is not None:
-        restore(app.controller, game, flips)
-    # The game's controller; `controller` is the one in charge of the LEDs now: the game,
-    # the self-test or the demo. The game's controller sees every switch throughout.
-    app.game = app.controller
-    app.leds = LedOutput(boardmap, app.controller.frame)
-    app.link = Link(app.controller, saves, app.write,
-                    {"firmware": FIRMWARE_VERSION, "board": boardmap.name,
-                     "game": app.layout.game})
+        restore(ctl, game, flips)
+    link = Link(ctl, app.saves, app.write,
+                {"firmware": FIRMWARE_VERSION, "board": boardmap.name, "game": layout.game})
     if problem:
-        app.link.send_event({"event": "save_error", "error": problem})
-    app.link.selftest = app.start_selftest
-    app.link.demo = app.start_demo
-    if buttons is not None and buttons.pressed() & 1:   # select held at power-on
-        app.start_selftest(now)
-    app.last_frame = now
-    app.frames = 0
-    app.active_at = now        # a switch last changed
-    app.flash_error = None     # why the last save failed, until one succeeds
-    app.flash_error_at = 0
-    app.collected = False      # the heap was collected since
-    app.changes = 0            # switch changes since the last collection
-    app.commits = 0            # saves since the last one that erased a sector
+        link.send_event({"event": "save_error", "error": problem})
+    link.selftest = app.start_selftest
+    link.demo = app.start_demo
+    return layout, ctl, LedOutput(boardmap, ctl.frame), link
 
 
 def restore(ctl, game, flips_pending):
     """Resume a saved game in the Controller `ctl` after power-on: `flips_pending` lists cells
     still to turn."""
-    import iago
     from gameboard.settings import RULE_CHOICES
     ctl.game = game
     if ctl.layout.rules_name is None:
@@ -155,60 +123,61 @@ def restore(ctl, game, flips_pending):
     ctl._game_changed()
     ctl.flips_of_last = False
     for c in flips_pending:
-        ctl.face_ok[c] = 0
+        ctl.view.face_ok[c] = 0
     ctl._emit({"event": "restored", "moves": game.ply(), "flips_pending": len(flips_pending)})
 
 
 def controller(ctl, settings, now, layout, coin):
-    """Controller.__init__'s work: the controller's state (its class declares it)."""
-    from gameboard import palette
+    """Controller.__init__'s work: the controller's state, by concern (its class names it)."""
     from gameboard.controller import _coin
     from gameboard.layout import hex_layout
     from gameboard.painter import NONE, STARTUP, BoardView
     from gameboard.settings import Settings
-    ctl.layout = layout or hex_layout()
-    n = ctl.n = ctl.layout.cells
-    ctl.name = ctl.layout.cell_name
-    view = ctl.view = BoardView(ctl.layout, settings or Settings())
-    ctl._special = view.special
+    ctl.layout = layout = layout or hex_layout()
+    ctl.n = layout.cells
     ctl.coin = coin or _coin
     ctl.settings = settings or Settings()
-    ctl.game = ctl._new_board()
-    ctl.present = view.present
-    ctl.face_ok = view.face_ok
-    ctl.hint = view.hint
-    ctl.hints_stale = True
-    ctl.ready = False
-    ctl.waiting = NONE
-    ctl.extra = NONE
-    ctl.flips_of_last = False
-    ctl.suspect = bytearray(n)
-    ctl.frame = view.frame
-    ctl.outbox = []
-    ctl.phase = STARTUP
+    # What the LEDs show (painter.py). Its buffers are the controller's own (present,
+    # frame; face_ok: 1 = the disk there shows the game's face; hint: the legal moves),
+    # and so are its `waiting` (an early disk on a legal hex, played once the board is
+    # ready) and its flash_cell and flash_colour (feedback on one hex).
+    view = ctl.view = BoardView(layout, ctl.settings)
+    ctl.present = view.present      # debounced: 1 = a disk is on the hex
+    ctl.frame = view.frame          # RGB in cell order, read by the LED output
+    ctl.game = ctl._new_board()     # the board of the game's rules module
+    # 1 = closed at power-on where the saved game has no disk, or a disk the board asked
+    # to remove (taken back, of an old game, the demo's stopping disk): never played
+    # until it opens once.
+    ctl.suspect = bytearray(ctl.n)
+    ctl.phase = STARTUP             # STARTUP, PLAY, OVER (painter.py)
     ctl.phase_since = now
+    # The placement: the last one until it has settled, and its flags. The flips
+    # pending are the last placement's own (lifting its disk then takes it back), not
+    # flips a take-back asked to undo (lifting it then is part of mending).
     ctl.tentative = NONE
-    ctl.placed_at = 0
-    ctl.tentative_miss = False
-    ctl.lifted_last = False
-    ctl.lifted_at = 0
-    ctl.active_at = now
-    ctl.setting_cell = NONE
-    ctl.setting_since = 0
-    ctl.setting_done = False
-    ctl.flash_cell = NONE
-    ctl.flash_colour = palette.OFF
-    ctl.flash_at = 0
-    ctl.save_due = False
-    ctl.flash_fault = False
+    ctl.tentative_miss = False      # it missed a forced capture (penalty option)
+    ctl.flips_of_last = False
+    ctl.ready = False               # every hex agrees: the next placement may come
+    ctl.hints_stale = True
+    # The one disk where the game has none, refused as a placement while everything
+    # else agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
+    ctl.extra = NONE
+    ctl.setting_cell = NONE         # a disk resting on a settings hex
+    # The engine (imported only when needed: it costs heap): the computer's move, or a
+    # suggestion for the side to move (`suggesting`, also while lit), found in slices
+    # between ticks; the hex it chose, lit in the mover's colour.
     ctl.search = None
     ctl.suggesting = False
     ctl.engine_move = NONE
-    ctl.centre_since = 0
-    ctl.centre_used = False
+    ctl.centre_used = False         # this disk on the demo cell started a demo already
+    # Every disk of a game in progress lifted: the board asks for a new game, which a
+    # disk held on the demo cell and lifted confirms (docs/board.md, "Gestures").
     ctl.asking = False
-    ctl.demo_requested = False
-    ctl.finished = None
+    ctl.demo_requested = False      # the app starts the demo (gameboard/demo.py)
+    ctl.outbox = []                 # host-link events, drained by the app
+    ctl.save_due = False            # the game or settings changed at a save point
+    ctl.flash_fault = False         # the last save failed (set by the app)
+    ctl.finished = None             # a finished game awaiting its record
     ctl.dirty = True
     ctl._game_changed()
 
@@ -216,16 +185,13 @@ def controller(ctl, settings, now, layout, coin):
 def new_game(ctl, now, why, settings):
     """Controller.new_game's work: a new game, every disk on the board one of the old game
     (to lift, never played)."""
-    from gameboard.painter import NONE, PLAY, STARTUP
+    from gameboard.painter import PLAY, STARTUP
     if settings is not None:
         ctl.settings = settings
     ctl.game = ctl._new_board()
-    ctl.tentative = NONE
-    ctl.lifted_last = False
-    ctl.flips_of_last = False
-    ctl.centre_since = now       # a disk left on the centre is held from now on
+    ctl._no_placement(now)
     for c in range(ctl.n):
-        ctl.face_ok[c] = 1
+        ctl.view.face_ok[c] = 1
         if ctl.present[c]:
             ctl.suspect[c] = 1   # a disk of the old game: lifted, never played
     ctl._game_changed()
@@ -233,7 +199,7 @@ def new_game(ctl, now, why, settings):
         ctl._enter(PLAY, now)
     ctl.save_due = True
     event = {"event": "new_game", "why": why, "rules": ctl.game.rules.name()}
-    ctl._first(event)
+    _first(ctl, event)
     ctl._emit(event)
     ctl._try_place(now)
 
@@ -277,7 +243,7 @@ def startup(ctl, now):
              "unexpected": [name(c) for c in extra],
              "missing": [name(c) for c in missing],
              "flips_pending": [name(c) for c in flips]}
-    ctl._first(event)
+    _first(ctl, event)
     ctl._emit(event)
     ctl._try_place(now)
 
@@ -294,3 +260,9 @@ def _load(saves, layout):
         return Settings(), None, [], None
     settings, game, flips = loaded
     return settings, game, flips, None
+
+
+def _first(ctl, event):
+    """Before the first placement of a game with a coin toss: who it chose to place first."""
+    if ctl.game.COIN_TOSS and not ctl.game.ply():
+        event["first"] = iago.side_name(ctl.game.turn)
