@@ -1,5 +1,6 @@
 """`make deploy` without a board: what is staged, the commands, and the errors."""
 
+import fcntl
 import json
 import subprocess
 import sys
@@ -10,6 +11,16 @@ import pytest
 from host_sim import deploy
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def build_folder_to_ourselves():
+    """Deploy stages into the project's own build/deploy (and -circuitpython) and the dry runs
+    read it back: `make test`'s parallel workers take these tests one at a time."""
+    (ROOT / "build").mkdir(exist_ok=True)
+    with open(ROOT / "build" / ".test-deploy.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def test_stage_compiles_every_module_for_the_pico(tmp_path):
