@@ -17,7 +17,7 @@ from test_web_page_cues import in_process  # noqa: F401
 
 
 @pytest.fixture
-def opened(browser):  # noqa: F811
+def opened(browser):
     """open(url) -> a desktop-sized page; the test fails if it threw or logged an error."""
     opened_, problems = [], []
 
@@ -50,7 +50,7 @@ def questions(page, answer=False):
 
 # --- a button whose action cannot happen is off --------------------------------------------------
 
-def test_new_game_is_off_while_the_power_is_cut_and_the_disks_stay(opened, fresh):  # noqa: F811
+def test_new_game_is_off_while_the_power_is_cut_and_the_disks_stay(opened, fresh):
     """The issue's steps: E4, E6, E2, cut the power, New game. It emptied the board although
     the board answered no command; after power on it asked for E2, E4 and E6 back."""
     page = opened(fresh.url)
@@ -79,7 +79,7 @@ def test_new_game_is_off_while_the_power_is_cut_and_the_disks_stay(opened, fresh
         assert page.locator(selector).is_enabled(), selector
 
 
-def test_unexpected_lift_is_off_with_no_disk_on_the_board(opened, fresh):  # noqa: F811
+def test_unexpected_lift_is_off_with_no_disk_on_the_board(opened, fresh):
     page = opened(fresh.url)
     expect_text(page, "#turn", "Dark to move")
     assert page.locator("#knock").is_disabled()
@@ -88,7 +88,7 @@ def test_unexpected_lift_is_off_with_no_disk_on_the_board(opened, fresh):  # noq
     assert page.locator("#knock").is_enabled()
 
 
-def test_the_self_test_is_shown_and_the_game_actions_are_off(opened, in_process):  # noqa: F811
+def test_the_self_test_is_shown_and_the_game_actions_are_off(opened, in_process):
     """A board in its self-test (select held at power-on) has no game: the page used to throw
     on its state and offered new game, settings and the demo, which the board refuses."""
     sim = in_process.driver
@@ -106,7 +106,7 @@ def test_the_self_test_is_shown_and_the_game_actions_are_off(opened, in_process)
 
 # --- notices that end with what they told --------------------------------------------------------
 
-def test_the_knocked_off_notice_ends_when_the_disk_is_back(opened, fresh):  # noqa: F811
+def test_the_knocked_off_notice_ends_when_the_disk_is_back(opened, fresh):
     page = opened(fresh.url)
     play(fresh, "E4")
     expect_text(page, "#turn", "Light to move")
@@ -129,7 +129,7 @@ def test_the_knocked_off_notice_ends_when_the_disk_is_back(opened, fresh):  # no
 
 # --- a record is read and checked before anything is asked ---------------------------------------
 
-def test_a_bad_record_is_refused_without_asking_and_the_game_is_kept(opened, fresh,  # noqa: F811
+def test_a_bad_record_is_refused_without_asking_and_the_game_is_kept(opened, fresh,
                                                                     tmp_path):
     page = opened(fresh.url)
     play(fresh, "E4")
@@ -153,7 +153,7 @@ def test_a_bad_record_is_refused_without_asking_and_the_game_is_kept(opened, fre
 
 # --- refusals are answers ------------------------------------------------------------------------
 
-def test_refused_actions_log_no_errors_in_the_browsers_console(opened, fresh):  # noqa: F811
+def test_refused_actions_log_no_errors_in_the_browsers_console(opened, fresh):
     page = opened(fresh.url)                 # `opened` fails on any console error
     expect_text(page, "#turn", "Dark to move")
     page.fill("#send-text", '{"cmd": "take_back"}')       # the board refuses: 400
@@ -175,7 +175,7 @@ def test_refused_actions_log_no_errors_in_the_browsers_console(opened, fresh):  
 
 # --- the turn while flips are pending ------------------------------------------------------------
 
-def test_while_a_flip_is_pending_the_panel_does_not_give_the_turn_yet(opened, fresh):  # noqa: F811
+def test_while_a_flip_is_pending_the_panel_does_not_give_the_turn_yet(opened, fresh):
     page = opened(fresh.url)
     play(fresh, "D4", "D5", "D6")                        # D6 captures D5
     expect_text(page, "#status", "Turn over D5")
@@ -187,7 +187,7 @@ def test_while_a_flip_is_pending_the_panel_does_not_give_the_turn_yet(opened, fr
 
 # --- the score -----------------------------------------------------------------------------------
 
-def test_the_score_says_an_empty_area_counts_1(opened, fresh):  # noqa: F811
+def test_the_score_says_an_empty_area_counts_1(opened, fresh):
     page = opened(fresh.url)
     expect_text(page, "#turn", "Dark to move")
     expect_text(page, "#score-dark small", "0 inner (counts 1) × 0 outer (counts 1)")
@@ -202,7 +202,7 @@ def test_the_score_says_an_empty_area_counts_1(opened, fresh):  # noqa: F811
 
 # --- the settings hexes --------------------------------------------------------------------------
 
-def test_the_settings_hexes_are_labelled_and_a_step_is_said(opened, fresh):  # noqa: F811
+def test_the_settings_hexes_are_labelled_and_a_step_is_said(opened, fresh):
     page = opened(fresh.url)
     expect_text(page, "#turn", "Dark to move")
     legend = page.locator("#settings-legend")
@@ -231,7 +231,7 @@ def test_the_settings_hexes_are_labelled_and_a_step_is_said(opened, fresh):  # n
     assert "stepped before the first placement" in hexagon(page, "A3").get_attribute("aria-label")
 
 
-def test_a_board_that_names_the_setting_it_stepped_is_heard(opened, in_process):  # noqa: F811
+def test_a_board_that_names_the_setting_it_stepped_is_heard(opened, in_process):
     """docs/board.md: a setting stepped on the board is reported as a `settings` event with
     `name`, `value` and `cell`; the page says it from the event, whatever the state says."""
     page = opened(in_process.url)
@@ -241,7 +241,7 @@ def test_a_board_that_names_the_setting_it_stepped_is_heard(opened, in_process):
     expect_text(page, "#status", "Palette now colour-blind (A5). Dark to move")
 
 
-def test_a_refused_step_of_the_penalty_option_says_why(opened, in_process):  # noqa: F811
+def test_a_refused_step_of_the_penalty_option_says_why(opened, in_process):
     """The board reports a step it refused with the value unchanged: under loose rules the
     penalty option cannot be on."""
     page = opened(in_process.url)

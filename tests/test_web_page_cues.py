@@ -39,7 +39,7 @@ def server(tmp_path):
 
 
 @pytest.fixture
-def opened(browser, size):  # noqa: F811
+def opened(browser, size):
     """open(url) -> a page at this size (a phone: touch, no mouse to hover); throws nothing."""
     contexts, pages = [], []
 

@@ -43,7 +43,7 @@ class HostSide:
 
 
 @pytest.fixture
-def board_on_usb(browser, site_url):  # noqa: F811
+def board_on_usb(browser, site_url):
     host = HostSide()
     context = browser.new_context(viewport={"width": 1360, "height": 900})
     context.add_init_script(path=str(SHIMS / "shim.js"))
@@ -111,7 +111,7 @@ def test_a_line_that_is_no_json_changes_nothing(board_on_usb):
     assert moves_shown(page) == ["E4"]
 
 
-def test_a_browser_without_web_serial_points_to_iago_serve(browser, site_url):  # noqa: F811
+def test_a_browser_without_web_serial_points_to_iago_serve(browser, site_url):
     context = browser.new_context(viewport={"width": 1360, "height": 900})
     context.add_init_script(path=str(SHIMS / "no_serial.js"))
     page = context.new_page()

@@ -54,7 +54,7 @@ def site_url(tmp_path_factory):
 
 
 @pytest.fixture
-def page(browser, site_url):  # noqa: F811
+def page(browser, site_url):
     context, page, errors = open_page(browser, site_url, 1360, 900)
     page.on("dialog", lambda dialog: dialog.accept())
     yield page
@@ -194,7 +194,7 @@ def test_storage_the_page_cannot_read_is_set_aside_not_lost(page):
     assert page.evaluate("iagoPage.snap.state.moves") == []
 
 
-def test_the_static_page_on_a_phone(browser, site_url):  # noqa: F811
+def test_the_static_page_on_a_phone(browser, site_url):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
                                   is_mobile=True, device_scale_factor=2)
     page = context.new_page()

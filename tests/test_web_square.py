@@ -89,7 +89,7 @@ def test_io_on_the_square_board(tmp_path, board_map, size):
         assert sorted(snap["state"]["legal"]) == ["c3", "c4", "c5", "d3", "d5", "e3", "e4", "e5"]
 
 
-def test_the_page_draws_the_square_board_and_plays_on_it(browser, othello_board,  # noqa: F811
+def test_the_page_draws_the_square_board_and_plays_on_it(browser, othello_board,
                                                          tmp_path):
     server = othello_board
     server.post("clear")

@@ -287,7 +287,7 @@ def test_two_pages_see_the_same_game(table):
 
 # --- the page in Chromium ----------------------------------------------------------------------
 
-def test_the_page_plays_othello_and_a_number_line_capture(browser, served, tmp_path):  # noqa: F811
+def test_the_page_plays_othello_and_a_number_line_capture(browser, served, tmp_path):
     served.post("table/computer", {"side": "none"})
     served.post("table/new", {"game": "numberline"})
     context, page, errors = open_page(browser, served.url, 1200, 800)
