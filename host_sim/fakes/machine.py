@@ -58,6 +58,7 @@ class Circuit(Electrics):
         self.led_buffers = {}          # GPIO -> the bytes of the last bitstream sent on it
         self.led_writes = 0
         self.contention = 0            # reads that found a pad driven high against a low
+        self._register_reads = {}      # gpio_in's levels, by the state they were read in
         self.reset_cause = PWRON_RESET
         self.freq_hz = 125_000_000
         self.unique_id = bytes((0xE6, 0x61, 0x38, 0x04, 0x03, 0x2B, 0x6D, 0x2F))
