@@ -422,7 +422,7 @@ class Table:
         pregame = not state["moves"]
         # A refused disk, alone where everything else agrees: the legal hexes light up in the
         # mover's disk colour to say why (docs/board.md, "Moves").
-        refused = ctl.extra
+        refused = ctl.view.extra
         if refused != NONE and (state["extra"] != [self.layout.cell_name(refused)] or
                                 state["missing"] or state["flips_pending"] or
                                 state["tentative"] or state["waiting"]):
@@ -431,7 +431,7 @@ class Table:
                                      self.layout.cell_name(refused), state))
         cue = set(ctl.game.legal_moves) if refused != NONE else ()
         for cell in range(self.layout.cells):
-            if cell in (ctl.view.flash_cell, ctl.engine_move) or (
+            if cell in (ctl.view.flash_cell, ctl.view.chosen) or (
                     pregame and (self.layout.setting_at(cell) or cell == self.layout.demo_cell)):
                 continue
             shown = by_colour.get(colours[cell], {None})
@@ -452,7 +452,7 @@ class Table:
                 allowed = {hint}
             elif cell in self.layout.corners:
                 allowed = {hint, palette.OFF}       # the turn signal's pulse
-                if ctl.flash_fault:
+                if ctl.view.flash_fault:
                     allowed.add(palette.ERROR)      # and the red one of a flash that fails
             else:
                 allowed = {palette.OFF}

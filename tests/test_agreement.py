@@ -487,7 +487,7 @@ def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on(runtime):
         table.place(parse("E6"))
         errors = [m for m in board.received() if m.get("event") == "save_error"]
         assert len(errors) == 1 and "cannot be saved" in errors[0]["error"]
-        assert table.state()["moves"] == ["E4", "E6"] and table.ctl.flash_fault
+        assert table.state()["moves"] == ["E4", "E6"] and table.ctl.view.flash_fault
         corner = parse("E1")
         colours = set()
         for _ in range(60):
@@ -499,7 +499,7 @@ def test_a_flash_that_cannot_be_written_is_reported_and_play_goes_on(runtime):
         else:
             shutil.rmtree(os.path.join(board.root, "game.sav"))
         table.wait(5100)                                     # the next try succeeds
-        assert not table.ctl.flash_fault
+        assert not table.ctl.view.flash_fault
         assert [m for m in board.received() if m.get("event") == "saved"]
         table.power_cut(300)
         assert table.state()["moves"] == ["E4", "E6"]

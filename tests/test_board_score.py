@@ -198,7 +198,7 @@ def test_a_finished_game_shows_its_score_on_the_leds_until_the_board_is_cleared(
         view = ctl.view
         assert view.result is not None
         leds = board.app.leds
-        start = ctl.phase_since
+        start = ctl.view.phase_since
         pal = palette.PALETTES[0]
         at = 0
         for tenths, _, screen in screens(view):

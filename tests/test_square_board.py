@@ -132,7 +132,7 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
         result = ctl.view.result
 
         def screen_now():
-            tenths = ((board.app.clock.ticks_ms() - ctl.phase_since) & 0x3FFFFFFF) // 100
+            tenths = ((board.app.clock.ticks_ms() - ctl.view.phase_since) & 0x3FFFFFFF) // 100
             return tenths % result[2] // result[3]      # 0: who won; the counts: 24 each
 
         while screen_now() != 0:
@@ -285,7 +285,7 @@ def test_the_computers_first_io_stone_may_fall_on_a_settings_square():
     placement steps a setting, but the square the computer chose takes its stone."""
     ctl = Controller(layout=Layout("square", 9))
     ctl.tick(1000)
-    ctl.engine_move = 0            # as if the computer, playing White, chose a1
+    ctl.view.chosen = 0            # as if the computer, playing White, chose a1
     ctl.switch(0, True, 1100)
     ctl.tick(1500)
     assert ctl.game.move_stack == [0] and ctl.settings.hints is True
@@ -410,7 +410,7 @@ def test_the_computer_keeps_to_the_square_boards_caps(monkeypatch, size, nodes, 
         if ctl.game.cell(cell):
             ctl.switch(cell, True, 0)
     now = 1000
-    while ctl.engine_move == 255 and now < 100000:
+    while ctl.view.chosen == 255 and now < 100000:
         ctl.tick(now)
         now += 10
     moves = [e for e in ctl.outbox if e["event"] == "computer_move"]

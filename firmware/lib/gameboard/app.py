@@ -343,11 +343,11 @@ class App:
 
     def _flash_failed(self, now, what, exc):
         """A full or read-only flash, or a file where a folder belongs: reported once on the
-        link and shown on the LEDs (controller.flash_fault); the game goes on unsaved."""
+        link and shown on the LEDs (the controller's view.flash_fault); the game goes on unsaved."""
         first = self.flash_error is None
         self.flash_error = "%s: %r" % (what, exc)
         self.flash_error_at = now
-        self.game.flash_fault = True
+        self.game.view.flash_fault = True
         self.game.dirty = True
         if first:
             self.link.send_event({"event": "save_error", "error": self.flash_error})
@@ -355,7 +355,7 @@ class App:
     def _flash_ok(self):
         if self.flash_error is not None:
             self.flash_error = None
-            self.game.flash_fault = False
+            self.game.view.flash_fault = False
             self.game.dirty = True
             self.link.send_event({"event": "saved", "recovered": True})
 

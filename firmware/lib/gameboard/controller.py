@@ -61,7 +61,8 @@ _LIFTED = const(1)      # the last-placed disk left its hex: held off, a take-ba
                         # a penalty claim
 _SETTING = const(2)     # a disk came to rest on a settings hex: it steps the setting once
 _FLASH = const(3)       # the feedback on one hex began (view.flash_cell)
-_CENTRE = const(4)      # a disk landed on the demo cell: held there, the demo or a new game
+_CENTRE = const(4)      # a disk landed on the demo cell: held there, the demo or a new game;
+                        # -1 once it started the demo, until it leaves
 _ACTIVE = const(5)      # a switch last changed
 
 
@@ -81,25 +82,19 @@ class Controller:
         frame: bytearray         # RGB in cell order, read by the LED output
         game: Any                # the board of the game's rules module
         suspect: bytearray       # never played until it opens once (start.controller)
-        phase: int               # STARTUP, PLAY, OVER (painter.py)
-        phase_since: int
+        phase: int               # STARTUP, PLAY, OVER (painter.py); since view.phase_since
         since: list              # the timers, _PLACED to _ACTIVE (-1: not running)
         tentative: int           # the last placement, until it has settled
         tentative_miss: bool     # it missed a forced capture (penalty option)
         flips_of_last: bool      # the flips pending are the last placement's own
         ready: bool              # every hex agrees: the next placement may come
-        hints_stale: bool
-        extra: int               # the one disk refused as a placement, or NONE
         setting_cell: int        # a disk resting on a settings hex
         search: Any              # the engine's search in progress, or None
-        suggesting: bool         # a suggestion is searched or lit
-        engine_move: int         # the hex it chose, lit in the mover's colour
-        centre_used: bool        # this disk on the demo cell started a demo already
+        suggesting: bool         # a suggestion is searched or lit (view.chosen)
         asking: bool             # every disk lifted: the board asks for a new game
         demo_requested: bool     # the app starts the demo (gameboard/demo.py)
         outbox: list             # host-link events, drained by the app
         save_due: bool           # the game or settings changed at a save point
-        flash_fault: bool        # the last save failed (set by the app)
         finished: Any            # a finished game awaiting its record
         dirty: bool
 
@@ -162,12 +157,11 @@ class Controller:
             if elapsed(now, since) <= _TAP_MS and game.rules.penalty:
                 self.claim(now)
         if (self.view.special[cell] & SETTINGS_HEX and self._pregame() and
-                cell != self.engine_move and self.layout.setting_at(cell)):
+                cell != self.view.chosen and self.layout.setting_at(cell)):
             self.setting_cell = cell
             self.since[_SETTING] = now
         if cell == self.layout.demo_cell:
             self.since[_CENTRE] = now
-            self.centre_used = False
         elif self.asking:
             self._stop_asking()          # a disk put back: the game goes on
 
@@ -175,8 +169,9 @@ class Controller:
         """A disk lifted from `cell` in play: a slide, a take-back begun or done, a setting
         left; True if it confirmed a new game."""
         game = self.game
-        if (self.asking and cell == self.layout.demo_cell and
-                elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS):
+        held = self.since[_CENTRE]
+        if (self.asking and cell == self.layout.demo_cell and held >= 0 and
+                elapsed(now, held) >= _DEMO_HOLD_MS):
             self.since[_ACTIVE] = now
             self.new_game(now, "cleared")
             return True
@@ -198,7 +193,7 @@ class Controller:
         """As time passes: the light check ends, a placement settles, a take-back is held, a
         setting steps, a new game is asked, a flash ends, the computer thinks, the game ends."""
         if self.phase == STARTUP:
-            if elapsed(now, self.phase_since) < STARTUP_MS:
+            if elapsed(now, self.view.phase_since) < STARTUP_MS:
                 return
             # The light check is over: play, or a finished game's end (its code is start.py's:
             # it runs once).
@@ -231,7 +226,7 @@ class Controller:
             # (painter: flash_colour's bit 7), and lifted then, starts a new game (switch).
             cell = self.layout.demo_cell
             colour = palette.SETTING_ON
-            if self.present[cell] and elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS:
+            if self.present[cell] and elapsed(now, since[_CENTRE]) >= _DEMO_HOLD_MS:
                 colour |= 0x80
             view = self.view
             if view.flash_cell != cell or view.flash_colour != colour:
@@ -267,15 +262,17 @@ class Controller:
 
     def _think(self, now):
         game = self.game
+        since = self.since
         if (self._pregame() and self.present[self.layout.demo_cell] and
-                not self.demo_requested and not self.centre_used and
-                elapsed(now, self.since[_CENTRE]) >= _DEMO_HOLD_MS):
+                not self.demo_requested and since[_CENTRE] >= 0 and
+                elapsed(now, since[_CENTRE]) >= _DEMO_HOLD_MS):
             self.demo_requested = True
-            self.centre_used = True   # once the demo stops, this disk does not restart it
+            since[_CENTRE] = -1   # once the demo stops, this disk does not restart it
         if game.is_game_over() or not self._settled():
             return
         computer = game.turn == self.settings.computer_side()
-        if self.engine_move != NONE:
+        view = self.view
+        if view.chosen != NONE:
             # `suggesting` stays set while a suggestion is lit. The computer's own choice and
             # a suggestion on a player's turn stay lit; a suggestion where the computer now
             # plays gives way to its own choice, and the computer's choice where it plays no
@@ -291,11 +288,11 @@ class Controller:
             self.search = games.search(game, level, seed=game.ply(),
                                        nodes=self.layout.board_nodes[level - 1])
         if self.search.step(self.layout.think_nodes):
-            self.engine_move = self.search.best()
+            view.chosen = self.search.best()
             self.search = None
             self.dirty = True
             self._emit({"event": "computer_move" if computer else "suggestion",
-                        "cell": self.name(self.engine_move),
+                        "cell": self.name(view.chosen),
                         "side": iago.side_name(game.turn)})
             self.suggesting = not computer
             self._try_place(now)   # a disk already waiting on the chosen hex
@@ -335,14 +332,11 @@ class Controller:
         view.game = self.game
         view.settings = self.settings
         view.phase = self.phase
-        view.phase_since = self.phase_since
         view.pregame = self._pregame()
         # 2: bright, the reason a disk was refused (hints on or off).
-        view.show_hints = 2 if self.extra != NONE else self.settings.hints and self.ready
+        view.show_hints = 2 if view.extra != NONE else self.settings.hints and self.ready
         if view.show_hints:
             self._fresh_hints()
-        view.chosen = self.engine_move
-        view.flash_fault = self.flash_fault
         compose(view, now)
 
     # --- internals -----------------------------------------------------------------------
@@ -363,22 +357,24 @@ class Controller:
         else:
             self.view.result = None       # the score at the end (App.step: archive.score)
         self.phase = phase
-        self.phase_since = now
+        self.view.phase_since = now
         self.dirty = True
 
     def _no_placement(self, now):
         """None in hand: no placement tentative or its disk lifted, the flips pending not the
         last placement's own; a disk on the demo cell is held from now on."""
         self.tentative = NONE
-        self.since[_LIFTED] = -1
+        since = self.since
+        since[_LIFTED] = -1
         self.flips_of_last = False
-        self.since[_CENTRE] = now
+        if since[_CENTRE] >= 0:
+            since[_CENTRE] = now
 
     def _forget_engine(self):
         self.search = None
         self.suggesting = False
-        if self.engine_move != NONE:
-            self.engine_move = NONE
+        if self.view.chosen != NONE:
+            self.view.chosen = NONE
             self.dirty = True
 
     def _stop_asking(self):
@@ -395,7 +391,7 @@ class Controller:
         for c in range(self.n):
             if not cells[c]:
                 face_ok[c] = 1
-        self.hints_stale = True
+        self.view.hints_stale = True
         self.dirty = True
 
     def _play(self, new, now):
@@ -405,7 +401,7 @@ class Controller:
             self.view.face_ok[c] = 0
         self.view.face_ok[new] = 1
         self.flips_of_last = True
-        self.hints_stale = True
+        self.view.hints_stale = True
         self.dirty = True
         self._forget_engine()
         self.tentative = new
@@ -494,7 +490,7 @@ class Controller:
             if cells[c] and not self.present[c]:
                 missing.append(c)
             elif not cells[c] and self.present[c] and c != self.view.waiting and not (
-                    pregame and self.view.special[c] & SETTINGS_HEX and c != self.engine_move):
+                    pregame and self.view.special[c] & SETTINGS_HEX and c != self.view.chosen):
                 extra.append(c)
             if cells[c] and not self.view.face_ok[c]:
                 flips.append(c)
@@ -521,14 +517,15 @@ class Controller:
     def _fresh_hints(self):
         """The hint table for the position now. Computed on demand: hints are not shown
         while a placement is tentative, so a placement's frame does not wait for them."""
-        if self.hints_stale:
-            self.hints_stale = False
-            hint = self.view.hint
+        view = self.view
+        if view.hints_stale:
+            view.hints_stale = False
+            hint = view.hint
             for c in range(self.n):
                 hint[c] = 0
             for c in self.game.legal_moves:
                 hint[c] = 1
-        return self.view.hint
+        return view.hint
 
     def _try_place(self, now):
         """Survey the board: is it `ready` (every hex agrees with the game), is a new disk
@@ -536,42 +533,43 @@ class Controller:
         ready = self.phase == PLAY and not self.game.is_game_over()
         cells = self.game.cell_states
         present = self.present
-        face_ok = self.view.face_ok
+        view = self.view
+        face_ok = view.face_ok
         pregame = self._pregame()
-        special = self.view.special
+        special = view.special
         new = NONE
         extra = 0
         for c in range(self.n):
             if present[c] and not cells[c]:
-                if pregame and special[c] & SETTINGS_HEX and c != self.engine_move:
+                if pregame and special[c] & SETTINGS_HEX and c != view.chosen:
                     continue
                 new = c
                 extra += 1
             elif cells[c] and (not present[c] or not face_ok[c]):
                 ready = False
-        keep = self.view.waiting
+        keep = view.waiting
         if extra > 1 and keep != NONE and present[keep] and not cells[keep]:
             new = keep      # the first disk down keeps its turn; those after it are extra
         elif extra != 1:
             new = NONE
-        before = self.extra
-        self.extra = NONE
+        before = view.extra
+        view.extra = NONE
         if new != NONE and (self.phase != PLAY or self.suspect[new]):
             new = NONE
         elif new != NONE and not self._playable(new):
             if (ready and extra == 1 and self.tentative == NONE and
                     self.game.turn != self.settings.computer_side()):
-                self.extra = new        # refused
+                view.extra = new        # refused
             new = NONE
-        if self.extra != before:
+        if view.extra != before:
             self.dirty = True
         self.ready = ready and not extra and self.tentative == NONE
         if new == NONE or not ready or self.tentative != NONE:
-            if self.view.waiting != new:
-                self.view.waiting = new
+            if view.waiting != new:
+                view.waiting = new
                 self.dirty = True
             return
-        self.view.waiting = NONE
+        view.waiting = NONE
         self._play(new, now)
 
     def placement_colour(self, cell):
@@ -580,7 +578,7 @@ class Controller:
         LEDs before the placement is played and the frame composed (light first)."""
         if (not self.ready or self.suspect[cell] or self.present[cell] or
                 self.game.cell_states[cell] or (self._pregame() and self.view.special[cell] &
-                                            SETTINGS_HEX and cell != self.engine_move) or
+                                            SETTINGS_HEX and cell != self.view.chosen) or
                 not self._playable(cell)):
             return -1
         return FACE_COLOUR[self.game.turn]
@@ -591,7 +589,7 @@ class Controller:
         game = self.game
         if game.is_game_over() or not self._fresh_hints()[cell]:
             return False
-        return game.turn != self.settings.computer_side() or cell == self.engine_move
+        return game.turn != self.settings.computer_side() or cell == self.view.chosen
 
     def _move_event(self, kind):
         """The last placement as an event: its disk and the disks it turned. After the

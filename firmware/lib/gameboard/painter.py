@@ -67,9 +67,12 @@ class BoardView:
     present      bytearray, 1 = a disk is on the hex
     face_ok      bytearray, 0 = the disk there is still to turn
     hint         bytearray, 1 = a legal move; shown only if show_hints
+    hints_stale  `hint` is not yet made for the position now (the controller makes it)
     show_hints   hints are on and every hex agrees with the game; 2: the legal hexes in the
                  mover's disk colour, brighter, while a refused disk lies (hints on or off)
     waiting      a disk put down early on a legal hex, or NONE
+    extra        the one disk where the game has none, refused as a placement while
+                 everything else agrees (show_hints 2 says why), or NONE
     chosen       the computer's or a suggested hex, or NONE
     flash_cell, flash_colour   feedback on one hex (NONE: none), blinking fast; steady if
                  flash_colour has bit 7 set
@@ -91,8 +94,10 @@ class BoardView:
         self.present = bytearray(n)
         self.face_ok = bytearray(b"\x01" * n)
         self.hint = bytearray(n)
+        self.hints_stale = True
         self.show_hints = 0
         self.waiting = NONE
+        self.extra = NONE
         self.chosen = NONE
         self.flash_cell = NONE
         self.flash_colour = palette.OFF

@@ -139,8 +139,9 @@ def controller(ctl, settings, now, layout, coin):
     ctl.settings = settings or Settings()
     # What the LEDs show (painter.py). Its buffers are the controller's own (present,
     # frame; face_ok: 1 = the disk there shows the game's face; hint: the legal moves),
-    # and so are its `waiting` (an early disk on a legal hex, played once the board is
-    # ready) and its flash_cell and flash_colour (feedback on one hex).
+    # and so is the state the LEDs draw: `waiting` (an early disk on a legal hex, played
+    # once the board is ready), `extra` (a disk refused), `chosen` (the engine's hex),
+    # flash_cell and flash_colour (feedback on one hex), flash_fault, phase_since.
     view = ctl.view = BoardView(layout, ctl.settings)
     ctl.present = view.present      # debounced: 1 = a disk is on the hex
     ctl.frame = view.frame          # RGB in cell order, read by the LED output
@@ -150,7 +151,7 @@ def controller(ctl, settings, now, layout, coin):
     # until it opens once.
     ctl.suspect = bytearray(ctl.n)
     ctl.phase = STARTUP             # STARTUP, PLAY, OVER (painter.py)
-    ctl.phase_since = now
+    view.phase_since = now
     # The placement: the last one until it has settled, and its flags. The flips
     # pending are the last placement's own (lifting its disk then takes it back), not
     # flips a take-back asked to undo (lifting it then is part of mending).
@@ -158,25 +159,18 @@ def controller(ctl, settings, now, layout, coin):
     ctl.tentative_miss = False      # it missed a forced capture (penalty option)
     ctl.flips_of_last = False
     ctl.ready = False               # every hex agrees: the next placement may come
-    ctl.hints_stale = True
-    # The one disk where the game has none, refused as a placement while everything
-    # else agrees: the legal hexes light up brightly meanwhile, to say why (painter.py).
-    ctl.extra = NONE
     ctl.setting_cell = NONE         # a disk resting on a settings hex
     # The engine (imported only when needed: it costs heap): the computer's move, or a
     # suggestion for the side to move (`suggesting`, also while lit), found in slices
-    # between ticks; the hex it chose, lit in the mover's colour.
+    # between ticks; the hex it chose (view.chosen), lit in the mover's colour.
     ctl.search = None
     ctl.suggesting = False
-    ctl.engine_move = NONE
-    ctl.centre_used = False         # this disk on the demo cell started a demo already
     # Every disk of a game in progress lifted: the board asks for a new game, which a
     # disk held on the demo cell and lifted confirms (docs/board.md, "Gestures").
     ctl.asking = False
     ctl.demo_requested = False      # the app starts the demo (gameboard/demo.py)
     ctl.outbox = []                 # host-link events, drained by the app
     ctl.save_due = False            # the game or settings changed at a save point
-    ctl.flash_fault = False         # the last save failed (set by the app)
     ctl.finished = None             # a finished game awaiting its record
     ctl.dirty = True
     ctl._game_changed()
