@@ -28,9 +28,9 @@ sits in the reed matrix and the LED chain. Three runs:
    uncapped and capped; a garbage collection; a save of the game.
 
 Run: RP2EMU=/folder/of/the/emulator python tests/bench/pico_board.py [--report FILE]
-[--compare]  (`make bench` runs it too; --compare runs the board a second time with the
-plain LED code, without gameboard/_ledkernel). Needs node, and the emulator set up as
-../shared/tools/rp2emu/README.md says.
+[--compare] [--pad BYTES]  (`make bench` runs it too; --compare runs the board a second time
+with the plain LED code, without gameboard/_ledkernel; --pad: FLASH_PAD below). Needs node,
+and the emulator set up as ../shared/tools/rp2emu/README.md says.
 """
 
 import json
@@ -51,6 +51,11 @@ from host_sim.deploy import MPY_CROSS_OPTIONS   # as make deploy compiles
 
 BOARD_MAP = ROOT / "hardware" / "board.json"
 LED_KERNEL = "_ledkernel.py"
+# --pad BYTES: a file of that size on the flash besides the firmware. The emulator's figures
+# repeat exactly for the same flash, but a file the firmware never reads moves where its
+# saves fall on the flash and so when the loop's steps fall against the switch changes:
+# compare firmware over several pads, not one run.
+FLASH_PAD = 0
 
 # An opening in which five of eight placements capture or release, then the only legal move.
 OPENING = ("G7", "E6", "F6", "G6", "G5", "F5", "E5", "E4")
@@ -195,6 +200,8 @@ def build_files(dest, kernel=True, board_map=BOARD_MAP):
         mpvm.mpy_cross(source, out, options=MPY_CROSS_OPTIONS)
     shutil.copy(ROOT / "firmware" / "main.py", dest / "main.py")
     shutil.copy(board_map, dest / "board.json")
+    if FLASH_PAD:
+        (dest / "pad.bin").write_bytes(bytes(FLASH_PAD))
     return dest
 
 
@@ -432,6 +439,8 @@ def main(argv):
         print("set RP2EMU to a folder set up as ../shared/tools/rp2emu/README.md says")
         return 2
     report_copy = argv[argv.index("--report") + 1] if "--report" in argv else None
+    global FLASH_PAD
+    FLASH_PAD = int(argv[argv.index("--pad") + 1]) if "--pad" in argv else 0
     for name, (value, unit) in run(emu_dir, report_copy, "--compare" in argv).items():
         print(name, round(value, 3), unit)
     return 0

@@ -216,7 +216,9 @@ class Controller:
         if (self.setting_cell != NONE and since[_SETTING] >= 0 and
                 elapsed(now, since[_SETTING]) >= _SETTING_HOLD_MS and self._pregame()):
             self.since[_SETTING] = -1      # once a disk comes to rest
-            self._step_setting(self.setting_cell, now)
+            from gameboard import start    # a setting steps now and then: start.py's code
+            start.step_setting(self, self.setting_cell, now)
+            forget("gameboard.start")
         if (not self.asking and self.phase == PLAY and
                 elapsed(now, self.since[_ACTIVE]) >= _DEMO_HOLD_MS and not any(self.present) and
                 self.game.ply() and not self.game.is_game_over()):
@@ -231,9 +233,7 @@ class Controller:
             view = self.view
             if view.flash_cell != cell or view.flash_colour != colour:
                 self.dirty = True
-            view.flash_cell = cell
-            view.flash_colour = colour
-            self.since[_FLASH] = now
+            self.blink(cell, colour, now)
         if self.view.flash_cell != NONE and elapsed(now, self.since[_FLASH]) >= _FLASH_MS:
             self.view.flash_cell = NONE
             self.dirty = True
@@ -341,11 +341,13 @@ class Controller:
 
     # --- internals -----------------------------------------------------------------------
 
-    def _new_board(self):
-        module = self.layout.module
-        if module.Board.COIN_TOSS:
-            return module.new_board(first=iago.LIGHT if self.coin() else iago.DARK)
-        return self.layout.new_board(self.settings)
+    def blink(self, cell, colour, now):
+        """Feedback on one hex: `cell` blinks fast in `colour` (palette.py; bit 7 set:
+        steady) for _FLASH_MS."""
+        view = self.view
+        view.flash_cell = cell
+        view.flash_colour = colour
+        self.since[_FLASH] = now
 
     def _emit(self, event):
         if len(self.outbox) < 64:
@@ -449,25 +451,13 @@ class Controller:
         granted = self.game.claim_penalty()
         last = self.game.peek()
         if last is not None:
-            self.view.flash_cell = last
-            self.view.flash_colour = palette.SETTING_ON if granted else palette.ERROR
-            self.since[_FLASH] = now
+            self.blink(last, palette.SETTING_ON if granted else palette.ERROR, now)
         if granted:
             self._game_changed()
             self.save_due = True
             self._try_place(now)
         self._emit({"event": "claim", "granted": granted})
         return granted
-
-    def _step_setting(self, cell, now):
-        which = self.layout.setting_at(cell)
-        changed = self.settings.step(which)
-        self.view.flash_cell = cell
-        self.view.flash_colour = palette.SETTING_ON if changed else palette.ERROR
-        self.since[_FLASH] = now
-        # The host hears which setting was stepped and its value now (the same if refused).
-        self.change_settings(self.settings, now, {
-            "name": which, "value": self.settings.as_dict()[which], "cell": self.name(cell)})
 
     # --- the survey of the board, and a placement's events ------------------------------
 

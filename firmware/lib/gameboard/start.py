@@ -145,7 +145,7 @@ def controller(ctl, settings, now, layout, coin):
     view = ctl.view = BoardView(layout, ctl.settings)
     ctl.present = view.present      # debounced: 1 = a disk is on the hex
     ctl.frame = view.frame          # RGB in cell order, read by the LED output
-    ctl.game = ctl._new_board()     # the board of the game's rules module
+    ctl.game = _new_board(ctl)      # the board of the game's rules module
     # 1 = closed at power-on where the saved game has no disk, or a disk the board asked
     # to remove (taken back, of an old game, the demo's stopping disk): never played
     # until it opens once.
@@ -182,7 +182,7 @@ def new_game(ctl, now, why, settings):
     from gameboard.painter import PLAY, STARTUP
     if settings is not None:
         ctl.settings = settings
-    ctl.game = ctl._new_board()
+    ctl.game = _new_board(ctl)
     ctl._no_placement(now)
     for c in range(ctl.n):
         ctl.view.face_ok[c] = 1
@@ -206,7 +206,7 @@ def change_settings(ctl, settings, now, event):
         raise ValueError("rules can change only before the first placement (start a new game)")
     ctl.settings = settings
     if rules_change:
-        ctl.game = ctl._new_board()
+        ctl.game = _new_board(ctl)
         ctl._game_changed()
     ctl.save_due = True
     ctl.dirty = True
@@ -215,6 +215,25 @@ def change_settings(ctl, settings, now, event):
     event["settings"] = settings.as_dict()
     ctl._emit(event)
     ctl._try_place(now)
+
+
+def step_setting(ctl, cell, now):
+    """A disk came to rest on the settings hex `cell` before the first placement: its
+    setting steps, the hex flashes green (or red where the step is refused)."""
+    from gameboard import palette
+    which = ctl.layout.setting_at(cell)
+    changed = ctl.settings.step(which)
+    ctl.blink(cell, palette.SETTING_ON if changed else palette.ERROR, now)
+    # The host hears which setting was stepped and its value now (the same if refused).
+    change_settings(ctl, ctl.settings, now, {
+        "name": which, "value": ctl.settings.as_dict()[which], "cell": ctl.name(cell)})
+
+
+def _new_board(ctl):
+    module = ctl.layout.module
+    if module.Board.COIN_TOSS:
+        return module.new_board(first=iago.LIGHT if ctl.coin() else iago.DARK)
+    return ctl.layout.new_board(ctl.settings)
 
 
 def startup(ctl, now):
