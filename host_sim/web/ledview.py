@@ -10,7 +10,7 @@ Othello and Io on a square board.
 
 import iago
 from gameboard import painter
-from gameboard.controller import PHASE_NAMES
+from gameboard.survey import PHASE_NAMES
 from gameboard.layout import Layout, hex_layout
 from gameboard.leds import LedOutput
 from gameboard.settings import NAMES as SETTING_NAMES

@@ -10,20 +10,14 @@ whether a disk is on its hex, never which face is up, so:
 A disk slid across the board closes the switches it passes. A placement is therefore played at
 once (so its flips and the next legal moves light up within milliseconds) but stays tentative
 until the disk has rested _SETTLE_MS; a disk that leaves earlier withdraws it, and only settled
-placements are saved or reported to the host as moves.
-
-The board is `ready` for the next placement only when every hex agrees with the game; only
-then are legal moves reported and hinted. A disk put down early on a legal hex (while flips are
-pending, say) is `waiting`: shown as such, and played the moment the board is ready. It keeps
-its turn when another disk is put down after it (the next side's, early too): that one is extra
-until the waiting one is played.
+placements are saved or reported to the host as moves. Whether the board is ready for a
+placement, and what the host hears of it, is the survey's (gameboard/survey.py).
 """
 
 import iago
-from gameboard import elapsed, forget, palette
+from gameboard import elapsed, forget, palette, survey
 from gameboard.painter import (FACE_COLOUR, NONE, OVER, PLAY, SETTINGS_HEX, STARTUP,
                                STARTUP_MS, compose)
-PHASE_NAMES = ("startup", "play", "over")   # of the phases STARTUP, PLAY, OVER (painter.py)
 
 
 try:
@@ -137,7 +131,7 @@ class Controller:
         elif self.lifted(cell, now):
             return
         self.since[_ACTIVE] = now
-        self._try_place(now)
+        survey.try_place(self, now)
 
     def placed(self, cell, now):
         """A disk put down on `cell` in play: a flip done, the last placement's disk put back
@@ -147,7 +141,7 @@ class Controller:
         if game.cell(cell) != iago.EMPTY and not face_ok[cell]:
             face_ok[cell] = 1
             self._emit({"event": "flip_done", "cell": self.name(cell)})
-            if self._pending() == 0:
+            if survey.pending(self) == 0:
                 self._emit({"event": "flips_done"})
             # Saved after every flip, so a power cut never asks to turn a disk twice.
             self.save_due = self.tentative == NONE
@@ -181,11 +175,11 @@ class Controller:
         if game.cell(cell) != iago.EMPTY and cell == game.peek() and self.view.face_ok[cell]:
             if self.tentative != NONE:
                 self._undo(now, "slid")
-            elif self.flips_of_last and self._pending():
+            elif self.flips_of_last and survey.pending(self):
                 # Lifting the disk just placed while its own flips are pending takes the
                 # placement back (a disk a take-back asked to turn is only turning).
                 self._undo(now, "lifted")
-            elif self.phase == PLAY and not self._pending():
+            elif self.phase == PLAY and not survey.pending(self):
                 self.since[_LIFTED] = now
         return False
 
@@ -205,13 +199,13 @@ class Controller:
             self.tentative = NONE
             self.dirty = True
             self.save_due = True
-            self._report_move()
-            self._try_place(now)   # a disk put down meanwhile is the next placement
+            survey.report_move(self)
+            survey.try_place(self, now)   # a disk put down meanwhile is the next placement
         if (since[_LIFTED] >= 0 and elapsed(now, since[_LIFTED]) >= _TAKEBACK_HOLD_MS and
                 self.phase == PLAY):
             self.since[_LIFTED] = -1
             # Other disks off too: the board is being cleared, or a disk was knocked off.
-            if len(self.differences()[1]) == 1:
+            if len(survey.differences(self)[1]) == 1:
                 self._undo(now, "held")
         if (self.setting_cell != NONE and since[_SETTING] >= 0 and
                 elapsed(now, since[_SETTING]) >= _SETTING_HOLD_MS and self._pregame()):
@@ -295,7 +289,7 @@ class Controller:
                         "cell": self.name(view.chosen),
                         "side": iago.side_name(game.turn)})
             self.suggesting = not computer
-            self._try_place(now)   # a disk already waiting on the chosen hex
+            survey.try_place(self, now)   # a disk already waiting on the chosen hex
 
     def new_game(self, now, why="command", settings=None):
         """A new game (with `settings` if given); its code is start.py's (it runs now and
@@ -336,7 +330,7 @@ class Controller:
         # 2: bright, the reason a disk was refused (hints on or off).
         view.show_hints = 2 if view.extra != NONE else self.settings.hints and self.ready
         if view.show_hints:
-            self._fresh_hints()
+            survey.fresh_hints(self)
         compose(view, now)
 
     # --- internals -----------------------------------------------------------------------
@@ -409,7 +403,7 @@ class Controller:
         self.tentative = new
         self.since[_PLACED] = now
         self.since[_LIFTED] = -1
-        self._emit(self._move_event("tentative"))
+        self._emit(survey.move_event(self, "tentative"))
 
     def _undo(self, now, why):
         """Take back the last placement. A tentative one whose disk slid on is withdrawn: it
@@ -443,7 +437,7 @@ class Controller:
         self._emit({"event": "take_back" if was_move else "withdrawn", "cell": self.name(cell),
                     "why": why,
                     "flips_to_undo": [self.name(c) for c in flipped if not self.view.face_ok[c]]})
-        self._try_place(now)
+        survey.try_place(self, now)
 
     def claim(self, now):
         """A penalty claimed for the last placement (it missed a forced capture): granted or
@@ -455,7 +449,7 @@ class Controller:
         if granted:
             self._game_changed()
             self.save_due = True
-            self._try_place(now)
+            survey.try_place(self, now)
         self._emit({"event": "claim", "granted": granted})
         return granted
 
@@ -471,96 +465,20 @@ class Controller:
 
     def differences(self):
         """(extra disks, missing disks, flips pending) as lists of cells."""
-        extra = []
-        missing = []
-        flips = []
-        cells = self.game.cell_states
-        pregame = self._pregame()
-        for c in range(self.n):
-            if cells[c] and not self.present[c]:
-                missing.append(c)
-            elif not cells[c] and self.present[c] and c != self.view.waiting and not (
-                    pregame and self.view.special[c] & SETTINGS_HEX and c != self.view.chosen):
-                extra.append(c)
-            if cells[c] and not self.view.face_ok[c]:
-                flips.append(c)
-        return extra, missing, flips
+        return survey.differences(self)
 
     def flips_pending(self):
         return [c for c in range(self.n) if self.game.cell(c) and not self.view.face_ok[c]]
 
-    def _pending(self):
-        cells = self.game.cell_states
-        face_ok = self.view.face_ok
-        n = 0
-        for c in range(self.n):
-            if cells[c] and not face_ok[c]:
-                n += 1
-        return n
+    def state(self):
+        """Everything a host needs to draw the board, as JSON-ready data."""
+        return survey.state(self)
 
     def _settled(self):
-        return self.tentative == NONE and self._pending() == 0
+        return self.tentative == NONE and survey.pending(self) == 0
 
     def _pregame(self):
         return self.game.ply() == 0 and self.phase == PLAY
-
-    def _fresh_hints(self):
-        """The hint table for the position now. Computed on demand: hints are not shown
-        while a placement is tentative, so a placement's frame does not wait for them."""
-        view = self.view
-        if view.hints_stale:
-            view.hints_stale = False
-            hint = view.hint
-            for c in range(self.n):
-                hint[c] = 0
-            for c in self.game.legal_moves:
-                hint[c] = 1
-        return view.hint
-
-    def _try_place(self, now):
-        """Survey the board: is it `ready` (every hex agrees with the game), is a new disk
-        `waiting`; and play the one new disk if the board is otherwise ready and it is legal."""
-        ready = self.phase == PLAY and not self.game.is_game_over()
-        cells = self.game.cell_states
-        present = self.present
-        view = self.view
-        face_ok = view.face_ok
-        pregame = self._pregame()
-        special = view.special
-        new = NONE
-        extra = 0
-        for c in range(self.n):
-            if present[c] and not cells[c]:
-                if pregame and special[c] & SETTINGS_HEX and c != view.chosen:
-                    continue
-                new = c
-                extra += 1
-            elif cells[c] and (not present[c] or not face_ok[c]):
-                ready = False
-        keep = view.waiting
-        if extra > 1 and keep != NONE and present[keep] and not cells[keep]:
-            new = keep      # the first disk down keeps its turn; those after it are extra
-        elif extra != 1:
-            new = NONE
-        before = view.extra
-        view.extra = NONE
-        if new != NONE and (self.phase != PLAY or self.suspect[new]):
-            new = NONE
-        elif new != NONE and not self._playable(new):
-            if (ready and extra == 1 and self.tentative == NONE and
-                    self.game.turn != self.settings.computer_side()):
-                view.extra = new        # refused
-            new = NONE
-        if view.extra != before:
-            self.dirty = True
-        self.ready = ready and not extra and self.tentative == NONE
-        if new == NONE or not ready or self.tentative != NONE:
-            if view.waiting != new:
-                view.waiting = new
-                self.dirty = True
-            return
-        view.waiting = NONE
-        self._play(new, now)
 
     def placement_colour(self, cell):
         """The colour (gameboard/palette.py) a disk arriving on empty `cell` will light if it is
@@ -569,72 +487,9 @@ class Controller:
         if (not self.ready or self.suspect[cell] or self.present[cell] or
                 self.game.cell_states[cell] or (self._pregame() and self.view.special[cell] &
                                             SETTINGS_HEX and cell != self.view.chosen) or
-                not self._playable(cell)):
+                not survey.playable(self, cell)):
             return -1
         return FACE_COLOUR[self.game.turn]
-
-    def _playable(self, cell):
-        """A legal placement for the side to move (on the computer's turn only the hex it
-        chose, once it has chosen)."""
-        game = self.game
-        if game.is_game_over() or not self._fresh_hints()[cell]:
-            return False
-        return game.turn != self.settings.computer_side() or cell == self.view.chosen
-
-    def _move_event(self, kind):
-        """The last placement as an event: its disk and the disks it turned. After the
-        placement a captured disk is a captive and a released one is face up; where a turned
-        disk shows the other colour (Board.FLIP), every turned disk is captured."""
-        game = self.game
-        cells = game.cell_states
-        cell = game.peek()
-        flipped = game.last_flips()
-        flip = game.FLIP     # the captive bit; or 3, which every disk's state has a bit of
-        name = self.name
-        return {"event": kind, "cell": name(cell), "side": iago.side_name(cells[cell] & 3),
-                "captured": [name(c) for c in flipped if cells[c] & flip],
-                "released": [name(c) for c in flipped if not cells[c] & flip]}
-
-    def _report_move(self):
-        """The tentative placement settled: now it is a move, for the host too."""
-        game = self.game
-        event = self._move_event("move")
-        self._emit(event)
-        if self.tentative_miss:
-            self._emit({"event": "miss", "cell": event["cell"]})
-        mover = game.cell_states[game.peek()] & 3
-        if game.PASSES and game.turn == mover and not game.is_game_over():
-            self._emit({"event": "pass", "side": iago.side_name(mover ^ 3)})
-
-    def state(self):
-        """Everything a host needs to draw the board, as JSON-ready data."""
-        game = self.game
-        extra, missing, flips = self.differences()
-        names = self.name
-        outcome = game.outcome()
-        return {
-            "game": self.layout.game,
-            "start": game.start_text,
-            "position": game.text(),
-            "rules": game.rules.name(),
-            "settings": self.settings.as_dict(),
-            "phase": PHASE_NAMES[self.phase],
-            "turn": iago.side_name(game.turn),
-            "moves": [names(c) for c in game.move_stack],
-            "claims": list(game.claims),
-            "tentative": names(self.tentative) if self.tentative != NONE else None,
-            "waiting": names(self.view.waiting) if self.view.waiting != NONE else None,
-            "flips_pending": [names(c) for c in flips],
-            "extra": [names(c) for c in extra],
-            "missing": [names(c) for c in missing],
-            "legal": [names(c) for c in game.legal_moves] if self.ready else [],
-            "scores": list(game.scores()),
-            "can_claim": game.can_claim(),
-            "asking": self.asking,
-            "outcome": None if outcome is None else {
-                "winner": iago.side_name(outcome.winner), "dark": outcome.dark_score,
-                "light": outcome.light_score, "tie_break": outcome.tie_break},
-        }
 
 
 def _coin():

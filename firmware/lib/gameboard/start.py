@@ -9,6 +9,7 @@ import sys
 
 import iago
 
+from gameboard import survey
 from gameboard.saves import Saves
 
 try:
@@ -195,7 +196,7 @@ def new_game(ctl, now, why, settings):
     event = {"event": "new_game", "why": why, "rules": ctl.game.rules.name()}
     _first(ctl, event)
     ctl._emit(event)
-    ctl._try_place(now)
+    survey.try_place(ctl, now)
 
 
 def change_settings(ctl, settings, now, event):
@@ -214,7 +215,7 @@ def change_settings(ctl, settings, now, event):
     event["event"] = "settings"
     event["settings"] = settings.as_dict()
     ctl._emit(event)
-    ctl._try_place(now)
+    survey.try_place(ctl, now)
 
 
 def step_setting(ctl, cell, now):
@@ -242,7 +243,7 @@ def startup(ctl, now):
     from gameboard.painter import OVER, PLAY
     # A game whose last flips were still pending at a power cut goes on until they are done,
     # and then ends as any game does (game_over, its record).
-    over = ctl.game.is_game_over() and not ctl._pending()
+    over = ctl.game.is_game_over() and not survey.pending(ctl)
     ctl._enter(OVER if over else PLAY, now)
     if over:
         ctl.finished = ctl.game.copy()   # its record, unless already kept
@@ -258,7 +259,7 @@ def startup(ctl, now):
              "flips_pending": [name(c) for c in flips]}
     _first(ctl, event)
     ctl._emit(event)
-    ctl._try_place(now)
+    survey.try_place(ctl, now)
 
 
 def _load(saves, layout):
