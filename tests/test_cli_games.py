@@ -23,7 +23,8 @@ def test_othello_perft_prints_the_published_counts():
 def test_othello_perft_9_counts_forced_passes_as_the_published_count_does():
     # The first depth where a pass can fall within the count (at ply 8): 3,005,320 leaves if
     # passes were not plies.
-    assert run("--game", "othello", "perft", "9").stdout.strip() == "3005288"
+    # Three million leaves: about 40 s alone, minutes on a loaded 2-core machine.
+    assert run("--game", "othello", "perft", "9", timeout=900).stdout.strip() == "3005288"
 
 
 @pytest.mark.parametrize("game, rows", [("othello", ["8"] * 7), ("io", ["9"] * 8),
