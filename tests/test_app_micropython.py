@@ -196,7 +196,7 @@ IN_PLAY = {"iago", "iago.core", "iago.hexgrid", "iago.rules",
            "gameboard.layout", "gameboard.leds", "gameboard.link", "gameboard.palette",
            "gameboard.saves", "gameboard.settings", "gameboard._ledkernel",
            "gameboard._ledplain", "gameboard.boardmap",
-           "gameboard.painter"}
+           "gameboard.painter", "gameboard.survey"}
 NOW_AND_THEN = {"gameboard.archive", "iago.record", "gameboard.savedgame", "gameboard.start",
                 "gameboard.checkedmap", "gameboard.commands",
                 # the demo between the games, and the engine it played with
