@@ -152,6 +152,7 @@ before = set(sys.modules)
 run(500)
 first_peak = peak
 assert ctl.phase == 2, ctl.phase
+micropython.qstr_info()               # the names held after the first game
 for c in range(len(game.cell_states)):
     if game.cell_states[c]:
         matrix.set(c, False)
@@ -214,11 +215,15 @@ def test_two_games_in_a_row_keep_the_heap_and_leave_the_now_and_then_modules_out
     assert not loaded & NOW_AND_THEN, loaded & NOW_AND_THEN
     assert loaded <= IN_PLAY, loaded - IN_PLAY
     first, second = (int(x) for x in lines["peaks"].split())
-    names = int(lines["qstr"].split("n_qstr=")[1].split(",")[0])
+    pools = [line for line in out.splitlines() if line.startswith("qstr pool:")]
+    names = int(pools[-1].split("n_qstr=")[1].split(",")[0])
     assert names <= QSTR_BUDGET, names
     print("heap in play, unix VM: first game %d B, second %d B, %d modules" % (
         first, second, len(loaded)))
     assert first <= HEAP_BUDGET and second <= HEAP_BUDGET, (first, second)
     # A finished game leaves nothing behind; the demo between the games, its names (interned
-    # for good, its code forgotten).
-    assert second <= first + 2048, (first, second)
+    # for good, its code forgotten: 1,492 B here when this was set). The rest of the growth,
+    # 492 to 652 B as the flash folder's name changes length, is fragmentation.
+    held = [int(line.split("n_total_bytes=")[1]) for line in pools]
+    demo_names = held[1] - held[0]
+    assert second - first <= demo_names + 1024, (first, second, demo_names)
