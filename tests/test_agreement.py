@@ -304,6 +304,41 @@ def test_a_disk_waiting_its_turn_keeps_it_when_the_next_side_puts_one_down(runti
 
 
 @RUNTIMES
+def test_a_disk_put_down_after_one_that_waits_is_never_played_for_its_side_once_that_one_leaves(
+        runtime):
+    """E4 settled, then lifted (light to move, the board not ready): light's disk on a legal
+    hex waits its turn; dark's disk goes down after it, for the turn after. The waiting disk
+    is lifted and E4 put back: dark's disk is not light's move, whatever hex it is on; it must
+    leave and come back first. (The soak once saw the board play it for light, so a dark disk
+    lay where the game had a light one.)"""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+        e4 = parse("E4")
+        table.place(e4)
+        light_hexes = [parse(name) for name in table.state()["legal"]]
+        table.lift(e4, 30)
+        table.put_back(light_hexes[0], None, 30)
+        assert table.state()["waiting"] == table.layout.cell_name(light_hexes[0])
+        table.put_back(light_hexes[1], None, 30)
+        assert table.board.disks[light_hexes[1]] == "D"   # the side after the one that waits
+        table.lift(light_hexes[0], 30)
+        table.put_back(e4, "D", 30)
+        table.wait(600)
+        state = table.state()
+        assert state["moves"] == ["E4"] and state["waiting"] is None, state
+        assert state["extra"] == [table.layout.cell_name(light_hexes[1])], state
+        table.lift(light_hexes[1], 30)
+        table.put_back(light_hexes[1], None)            # down again: now it is light's
+        table.wait(400)
+        assert table.state()["moves"] == ["E4", table.layout.cell_name(light_hexes[1])]
+        assert table.board.disks[light_hexes[1]] == "L"
+        table.calm()
+    finally:
+        table.close()
+
+
+@RUNTIMES
 def test_a_disk_turned_back_after_a_take_back_never_takes_a_second_move_back(runtime):
     """E4 E6 D5 C4 (C4 captures D5), D5 turned; take_back: lift C4 and turn D5 back. Turning
     D5 back first, while C4 is still down, is mending, not a take-back of D5."""

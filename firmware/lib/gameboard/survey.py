@@ -11,7 +11,8 @@ The board is `ready` for the next placement only when every hex agrees with the 
 then are legal moves reported and hinted. A disk put down early on a legal hex (while flips are
 pending, say) is `waiting`: shown as such, and played the moment the board is ready. It keeps
 its turn when another disk is put down after it (the next side's, early too): that one is extra
-until the waiting one is played.
+until the waiting one is played; if the waiting one leaves instead, the later one is never
+played until it has left too: it shows the next side's face.
 """
 
 import iago
@@ -73,17 +74,22 @@ def try_place(ctl, now):
     face_ok = view.face_ok
     pregame = ctl._pregame()
     special = view.special
+    keep = view.waiting
+    # The waiting disk left: those put down after it show the next side's face, and each must
+    # leave before it is played.
+    left = keep != NONE and not present[keep]
     new = NONE
     extra = 0
     for c in range(ctl.n):
         if present[c] and not cells[c]:
             if pregame and special[c] & SETTINGS_HEX and c != view.chosen:
                 continue
+            if left:
+                ctl.suspect[c] = 1
             new = c
             extra += 1
         elif cells[c] and (not present[c] or not face_ok[c]):
             ready = False
-    keep = view.waiting
     if extra > 1 and keep != NONE and present[keep] and not cells[keep]:
         new = keep      # the first disk down keeps its turn; those after it are extra
     elif extra != 1:
