@@ -339,6 +339,36 @@ def test_a_disk_put_down_after_one_that_waits_is_never_played_for_its_side_once_
 
 
 @RUNTIMES
+def test_a_placement_lifted_just_after_another_disk_is_not_slid_onto_the_disk_that_waits(
+        runtime):
+    """E4, then light's B2 still tentative and dark's B3 put down early (it waits); E4 is
+    lifted and, within the 40 ms a slide takes, B2. B2 is withdrawn, but no disk landed just
+    before it left: B3, put down for dark's turn, is not B2 slid on, so it is never played for
+    light (it was: the slide's test took any change for a landing)."""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+        name = table.layout.cell_name
+        e4 = parse("E4")
+        table.place(e4)
+        first, second = [parse(n) for n in table.state()["legal"][:2]]
+        table.place(first, rest_ms=20)
+        table.put_back(second, None, 20)
+        state = table.state()
+        assert state["tentative"] == name(first) and state["waiting"] == name(second), state
+        assert table.board.disks[second] == "D"
+        table.lift(e4, 5)
+        table.lift(first, 5)
+        table.put_back(e4, "D", 30)
+        table.wait(600)
+        state = table.state()
+        assert state["moves"] == ["E4"] and state["extra"] == [name(second)], state
+        table.calm()
+    finally:
+        table.close()
+
+
+@RUNTIMES
 def test_a_disk_turned_back_after_a_take_back_never_takes_a_second_move_back(runtime):
     """E4 E6 D5 C4 (C4 captures D5), D5 turned; take_back: lift C4 and turn D5 back. Turning
     D5 back first, while C4 is still down, is mending, not a take-back of D5."""

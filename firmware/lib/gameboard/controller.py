@@ -8,10 +8,9 @@ whether a disk is on its hex, never which face is up, so:
   does not is shown on the LEDs until the players mend it.
 
 A disk slid across the board closes the switches it passes. A placement is therefore played at
-once (so its flips and the next legal moves light up within milliseconds) but stays tentative
-until the disk has rested _SETTLE_MS; a disk that leaves earlier withdraws it, and only settled
-placements are saved or reported to the host as moves. Whether the board is ready for a
-placement, and what the host hears of it, is the survey's (gameboard/survey.py).
+once (its flips and the next legal moves lit within milliseconds) but is tentative until its
+disk has rested _SETTLE_MS; a disk that leaves earlier withdraws it; only settled placements
+are saved or reported as moves. The board's survey is gameboard/survey.py's.
 """
 
 import iago
@@ -47,17 +46,16 @@ _FLASH_MS = const(600)        # brief feedback on one hex
 _DEMO_HOLD_MS = const(2000)
 # The computer's search runs between the board's ticks, layout.think_nodes positions at a
 # time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
-# A disk held on the demo cell of the empty board starts the demo.
 
 # The controller's timers: when each began, in Controller.since (ms; -1: not running).
 _PLACED = const(0)      # the tentative placement's disk landed: it settles after _SETTLE_MS
-_LIFTED = const(1)      # the last-placed disk left its hex: held off, a take-back; back soon,
-                        # a penalty claim
+_LIFTED = const(1)      # the last-placed disk left: held off, a take-back; back soon, a claim
 _SETTING = const(2)     # a disk came to rest on a settings hex: it steps the setting once
 _FLASH = const(3)       # the feedback on one hex began (view.flash_cell)
 _CENTRE = const(4)      # a disk landed on the demo cell: held there, the demo or a new game;
                         # -1 once it started the demo, until it leaves
 _ACTIVE = const(5)      # a switch last changed
+_LANDED = const(6)      # a new disk last landed (where the game has none)
 
 
 class Controller:
@@ -77,7 +75,7 @@ class Controller:
         game: Any                # the board of the game's rules module
         suspect: bytearray       # never played until it opens once (start.controller)
         phase: int               # STARTUP, PLAY, OVER (painter.py); since view.phase_since
-        since: list              # the timers, _PLACED to _ACTIVE (-1: not running)
+        since: list              # the timers, _PLACED to _LANDED (-1: not running)
         tentative: int           # the last placement, until it has settled
         tentative_miss: bool     # it missed a forced capture (penalty option)
         flips_of_last: bool      # the flips pending are the last placement's own
@@ -98,7 +96,7 @@ class Controller:
         # The state, by concern, is set by start.controller, whose code a Pico drops after:
         # set here, its code would stay in the heap in play, where the 64 KB budget has no
         # room for it (docs/benchmarks.md). The block above names it for type checkers.
-        since = self.since = [now] * 6   # the timers, _PLACED to _ACTIVE
+        since = self.since = [now] * 7   # the timers, _PLACED to _LANDED
         since[_LIFTED] = since[_SETTING] = -1
         since[_CENTRE] = 0               # a disk on the demo cell at power-on: held since
         from gameboard import start
@@ -135,10 +133,12 @@ class Controller:
 
     def placed(self, cell, now):
         """A disk put down on `cell` in play: a flip done, the last placement's disk put back
-        (soon: a penalty claim), a disk on a settings hex or the demo cell."""
+        (soon: a penalty claim), a new disk, a disk on a settings hex or the demo cell."""
         game = self.game
         face_ok = self.view.face_ok
-        if game.cell(cell) != iago.EMPTY and not face_ok[cell]:
+        if game.cell(cell) == iago.EMPTY:
+            self.since[_LANDED] = now
+        elif not face_ok[cell]:
             face_ok[cell] = 1
             self._emit({"event": "flip_done", "cell": self.name(cell)})
             if survey.pending(self) == 0:
@@ -416,18 +416,19 @@ class Controller:
         if self.phase == OVER:
             self._enter(PLAY, now)
         cells = game.cell_states
-        # A disk slid on: a magnet between two hexes closes both, so the one new disk, if
-        # its switch closed just before this one opened, is this disk; it is played if it
+        # The taken-back disk, and any put down early for the other side's turn, must leave
+        # before they are placed again; but a disk slid on (a magnet between two hexes closes
+        # both: the one new disk, if its closing was the change just before) is played if it
         # rests there.
         new = NONE
-        if why == "slid" and elapsed(now, self.since[_ACTIVE]) <= _SLIDE_MS:
+        since = self.since
+        if (why == "slid" and since[_ACTIVE] == since[_LANDED] and
+                elapsed(now, since[_LANDED]) <= _SLIDE_MS):
             for c in range(self.n):
                 if self.present[c] and not cells[c] and not self.suspect[c]:
                     new = c if new == NONE else self.n     # two: neither is sure
         for c in range(self.n):
             if self.present[c] and not cells[c] and c != new:
-                # The taken-back disk, and any put down early for the other side's turn:
-                # each must leave before it can be placed again.
                 self.suspect[c] = 1
         was_move = self.tentative == NONE
         self._no_placement(now)
