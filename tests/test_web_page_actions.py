@@ -173,6 +173,26 @@ def test_refused_actions_log_no_errors_in_the_browsers_console(opened, fresh):
     expect_text(table, "#notice", "a1")
 
 
+# --- a box ticked keeps its tick while the board answers ---------------------------------------
+
+def test_the_auto_flip_box_keeps_its_tick_while_the_board_answers(opened, fresh):
+    """The board's snapshots keep coming (its clock) while the answer to a tick is on its way;
+    the box used to untick at the next one and tick again at the answer, and under load a
+    click looked undone."""
+    page = opened(fresh.url)
+    expect_text(page, "#turn", "Dark to move")
+    held = []
+    page.route("**/api/autoflip", lambda route: held.append(route))   # the request waits
+    clock = page.inner_text("#clock")
+    page.locator("#autoflip").click()
+    page.wait_for_function("(c) => document.getElementById('clock').textContent !== c", arg=clock)
+    page.wait_for_timeout(300)
+    assert held and page.is_checked("#autoflip")        # snapshots came; the tick stays
+    held[0].continue_()
+    page.wait_for_function("iagoPage.snap.sim.autoflip === true")
+    assert page.is_checked("#autoflip")
+
+
 # --- the turn while flips are pending ------------------------------------------------------------
 
 def test_while_a_flip_is_pending_the_panel_does_not_give_the_turn_yet(opened, fresh):

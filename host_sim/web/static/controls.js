@@ -119,7 +119,13 @@ function bindSettings() {
 }
 
 function bindSimulation() {
-  $("autoflip").addEventListener("change", (e) => post("autoflip", { on: e.target.checked }));
+  $("autoflip").addEventListener("change", async (e) => {
+    // The board's snapshots meanwhile still have the old value: the tick stays until it answers.
+    page.asked.autoflip = e.target.checked;
+    await post("autoflip", { on: e.target.checked });
+    delete page.asked.autoflip;
+    page.render();
+  });
   $("clear").addEventListener("click", () => post("clear"));
   for (const b of document.querySelectorAll("#speeds [data-speed]")) {
     b.addEventListener("click", () => post("speed", { speed: Number(b.dataset.speed) }));

@@ -8,6 +8,7 @@ export const page = {
   link: { kind: "connecting", text: "connecting…" },   // openLink()'s status (link.js)
   heartbeat: null,                 // the server's latest heartbeat (docs/web.md)
   engineChoice: null,              // the last computer_move / suggestion event: {event, cell, side}
+  asked: {},                       // a box the player set, shown so until the board answers
   render: () => {},                // redraws the page from the above (app.js)
 };
 
