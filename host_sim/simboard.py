@@ -296,14 +296,15 @@ class SimBoard:
         face = self.lift(cell, HAND_MS)
         self.put(cell, turned_faces(self.layout.flip)[face])
 
-    def slide(self, path, step_ms=40, overlap_ms=0, rest_ms=REST_MS, face=None):
+    def slide(self, path, step_ms=40, overlap_ms=0, rest_ms=REST_MS, face=None, arriving=None):
         """Slide a disk (default face: the colour of the side to move) across the hexes of
         `path` and let it rest on the last.
 
         `step_ms`: how long the disk stays on each hex it passes, one number or one for each
         hex but the last (a slow stretch, a pause). `overlap_ms`: how long before it leaves a
         hex its magnet already closes the next one's switch, as a magnet between two hexes
-        does (0: the last one opens as the next one closes)."""
+        does (0: the last one opens as the next one closes). `arriving`: called with the last
+        hex just before the disk lands there, as the game may have changed on the way."""
         path = [self._cell(c) for c in path]
         steps = step_ms if isinstance(step_ms, (list, tuple)) else [step_ms] * (len(path) - 1)
         if face is None:
@@ -312,6 +313,8 @@ class SimBoard:
         for i in range(1, len(path)):
             overlap = min(overlap_ms, steps[i - 1])
             self.advance(steps[i - 1] - overlap)
+            if arriving is not None and i == len(path) - 1:
+                arriving(path[i])
             if overlap:
                 self._land(path[i], face)
                 self.advance(overlap)

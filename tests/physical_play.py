@@ -147,23 +147,34 @@ class Table:
 
     def slide(self, path, step_ms=40, overlap_ms=0):
         """A disk slid across `path` to rest on its last hex (`step_ms`, `overlap_ms`: see
-        SimBoard.slide). It is a placement where the game has no disk; where it has one, off
-        the board, it is that disk put back by sliding, with the face its LED shows. A slide
-        pauses less than the 0.3 s that plays a placement on the hexes it passes."""
+        SimBoard.slide). Where the game has a disk, off the board, it is that disk put back by
+        sliding, with the face its LED shows; where the game has none when the disk arrives,
+        it is a placement. The two can differ: the disk of the last move, kept off for the
+        1.5 s that take it back, may be taken back on the way, and then lands as a placement
+        (of the side to move again, whose face it shows). A slide pauses less than the 0.3 s
+        that plays a placement on the hexes it passes."""
         self.step += 1
         self.note("slide", [self.layout.cell_name(c) for c in path], step_ms, overlap_ms)
         last = path[-1]
-        face = None
-        ctl = self.ctl
-        if ctl is not None and hasattr(ctl, "game") and ctl.game.cell(last):
-            face = self.face_shown(last)
-            self.placed_by_hand.pop(last, None)
-        else:
-            self.placed_by_hand[last] = self.step
+        face = self.face_shown(last) if self._game_holds(last) else None
+
+        def arriving(cell):
+            state = self.state()
+            if state is not None and state["phase"] != "startup":
+                self._check_moves(state)        # what the game did on the way
+            if self._game_holds(cell):
+                self.placed_by_hand.pop(cell, None)
+            else:
+                self.placed_by_hand[cell] = self.step + 0.5     # after that, in this hand
+
         for c in path[:-1]:
             self.placed_by_hand.pop(c, None)
-        self.board.slide(path, step_ms, overlap_ms, face=face)
+        self.board.slide(path, step_ms, overlap_ms, face=face, arriving=arriving)
         self.check()
+
+    def _game_holds(self, cell):
+        ctl = self.ctl
+        return ctl is not None and hasattr(ctl, "game") and bool(ctl.game.cell(cell))
 
     def wait(self, ms):
         self.step += 1

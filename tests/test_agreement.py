@@ -687,3 +687,33 @@ def test_the_hands_of_the_circuitpython_soak_failure_keep_the_board_in_agreement
         table.calm()
     finally:
         table.close()
+
+
+@RUNTIMES
+def test_a_disk_slid_back_onto_its_hex_after_the_held_take_back_is_played_again(runtime):
+    """The soak's hands of issue 35, cut down: C4 played, then its disk lifted and kept off
+    (a stray disk lies on B5 meanwhile), and a disk slid back onto C4 that arrives after the
+    1.5 s that take C4 back. The take-back happens during the slide: the disk lands on a hex
+    the game no longer holds, so it is a placement, and the board plays C4 again once B5 is
+    gone. (The players' model decided at the slide's start that it was C4's disk put back, and
+    so called the replayed C4 a move no hand made.)"""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+        table.place(parse("C4"))
+        assert table.state()["moves"] == ["C4"]
+        table.lift(parse("C4"), 40)
+        table.place(parse("B5"), rest_ms=100)
+        table.wait(400)
+        table.board.received()
+        table.slide([parse(n) for n in ("B1", "A1", "A2", "B3", "C4")], [250, 250, 250, 250])
+        events = [m.get("event") for m in table.board.received()]
+        assert events.index("take_back") < events.index("placed", len(events) - 2), events
+        state = table.state()
+        assert state["moves"] == [] and "C4" in state["extra"], state
+        table.lift(parse("B5"), 40)
+        table.wait(400)
+        assert table.state()["moves"] == ["C4"]
+        table.calm()
+    finally:
+        table.close()
