@@ -27,9 +27,10 @@ MAPS = pytest.mark.parametrize("bmap", [BMAP, SCATTERED], ids=["register-read", 
 class Board:
     """A simulated board with the fakes installed and gameboard.hw imported on them."""
 
-    def __init__(self, diodes=True, bmap=BMAP):
+    def __init__(self, diodes=True, bmap=BMAP, chip="RP2040"):
         self.clock = Clock()
         self.circuit = Circuit.for_board(bmap, diodes=diodes)
+        self.circuit.chip = chip
         self.uninstall = install(self.circuit, self.clock)
         self.hw = importlib.import_module("gameboard.hw")
         self.matrix = self.hw.ReedMatrix(bmap.row_pins, bmap.col_pins)
@@ -198,6 +199,54 @@ def test_watchdog_resets_the_board_unless_fed(board):
     time.sleep_ms(10_000)                   # the watchdog is off after a reset
     assert b.hw.Watchdog(10_000).wdt is not None    # clamped to the RP2040's 8388 ms
     assert b.circuit.watchdog_timeout_ms == 8388
+
+
+CHIPS = pytest.mark.parametrize("chip", ["RP2040", "RP2350"])
+
+
+@CHIPS
+def test_the_watchdog_stops_for_the_repl_on_either_chip(board, chip):
+    """A Pico 2's watchdog is at 0x400d8000, not the RP2040's 0x40058000: the stop must
+    clear ENABLE in its own chip's register (the fake has only that chip's registers)."""
+    b = board(chip=chip)
+    b.hw.Watchdog(4000)
+    assert b.circuit.watchdog_timeout_ms == 4000
+    b.hw.watchdog.stop()
+    assert b.circuit.watchdog_timeout_ms is None
+    sys.modules["time"].sleep_ms(20_000)         # no reset: stopped
+
+
+@CHIPS
+def test_the_matrix_is_read_through_its_chips_register(board, chip):
+    b = board(chip=chip)
+    assert b.matrix.shift == 0
+    b.circuit.set_cell(30)
+    assert b.scan() == [(BMAP.crossing_of_cell[30] >> 3, BMAP.crossing_of_cell[30] & 7)]
+
+
+def test_a_chip_not_in_the_table_touches_no_register(board, monkeypatch):
+    b = board()
+    monkeypatch.setattr(sys.implementation, "_machine", "Some Board with RP2999")
+    assert b.hw.chip() is None and b.hw.registers() is None
+    matrix = b.hw.ReedMatrix(BMAP.row_pins, BMAP.col_pins)
+    assert matrix.shift == -1                      # pin by pin
+    cell = BMAP.crossing_of_cell[12]
+    b.circuit.set_switch(cell >> 3, cell & 7)
+    raw = bytearray(BMAP.lines)
+    matrix.scan(raw)
+    assert raw[cell >> 3] == 1 << (cell & 7)
+    b.hw.Watchdog(4000)
+    assert b.hw.watchdog.stop() is False and b.circuit.watchdog_timeout_ms == 4000
+
+
+@pytest.mark.parametrize("name, chip", [
+    ("Raspberry Pi Pico with RP2040", "RP2040"), ("Raspberry Pi Pico2 with RP2350", "RP2350"),
+    ("Raspberry Pi Pico2 with RP2350-RISCV", "RP2350"), ("linux [GCC 12.2.0] version", None),
+    ("", None)])
+def test_the_chip_is_read_from_micropythons_machine_name(monkeypatch, name, chip):
+    from gameboard import hw
+    monkeypatch.setattr(sys.implementation, "_machine", name, raising=False)
+    assert hw.chip() == chip
 
 
 def test_restart_and_soft_reset_cannot_be_caught_as_exceptions(board):

@@ -45,6 +45,8 @@ class Circuit(Electrics):
     diodes               a diode in series with every switch (the real board has them)
     switches             bytearray(8), or one byte a row line where there are more:
                          bit c of byte r = the switch at row r, col c is closed
+    chip                 the Pico's chip, "RP2040" (a Pico) or "RP2350" (a Pico 2): its
+                         registers, and the name MicroPython gives it (install.py)
     """
 
     def __init__(self, row_pins=(), col_pins=(), diodes=True, clock=None, boardmap=None):
@@ -60,6 +62,7 @@ class Circuit(Electrics):
         self.contention = 0            # reads that found a pad driven high against a low
         self._register_reads = {}      # gpio_in's levels, by the state they were read in
         self.reset_cause = PWRON_RESET
+        self.chip = "RP2040"
         self.freq_hz = 125_000_000
         self.unique_id = bytes((0xE6, 0x61, 0x38, 0x04, 0x03, 0x2B, 0x6D, 0x2F))
         self.watchdog_timeout_ms = None
@@ -293,27 +296,33 @@ class WDT:
         self.circuit._watchdog_feed()
 
 
-SIO_GPIO_IN = 0xD0000004
-
-
-WATCHDOG_CTRL_CLEAR = 0x4005B000     # WATCHDOG CTRL's atomic bit-clear alias
+# The registers machine.mem32 reaches on each chip, as far as the firmware uses them (the Pico
+# SDK's src/rp2040 and src/rp2350 hardware_regs headers): SIO GPIO_IN, and WATCHDOG CTRL's
+# atomic bit-clear alias (the watchdog's base + 0x3000). Written out here apart from
+# gameboard/hw.py's table, so a wrong address there meets no register.
+SIO_GPIO_IN = {"RP2040": 0xD0000004, "RP2350": 0xD0000004}
+WATCHDOG_CTRL_CLEAR = {"RP2040": 0x40058000 + 0x3000, "RP2350": 0x400D8000 + 0x3000}
 WATCHDOG_ENABLE = 1 << 30
 
 
 class _Memory:
-    """machine.mem32 as far as the firmware uses it: the SIO GPIO_IN register read, the
-    watchdog's ENABLE bit cleared."""
+    """machine.mem32 as far as the firmware uses it, on the circuit's chip: the SIO GPIO_IN
+    register read, the watchdog's ENABLE bit cleared."""
 
     def __getitem__(self, address):
-        if address == SIO_GPIO_IN:
-            return circuit().gpio_in()
-        raise NotImplementedError("the simulator has no register at 0x%08x" % address)
+        board = circuit()
+        if address == SIO_GPIO_IN.get(board.chip):
+            return board.gpio_in()
+        raise NotImplementedError("the simulated %s has no register at 0x%08x"
+                                  % (board.chip, address))
 
     def __setitem__(self, address, value):
-        if address == WATCHDOG_CTRL_CLEAR and value == WATCHDOG_ENABLE:
-            circuit().watchdog_timeout_ms = None      # stopped
+        board = circuit()
+        if address == WATCHDOG_CTRL_CLEAR.get(board.chip) and value == WATCHDOG_ENABLE:
+            board.watchdog_timeout_ms = None      # stopped
             return
-        raise NotImplementedError("the simulator has no register at 0x%08x" % address)
+        raise NotImplementedError("the simulated %s has no register at 0x%08x"
+                                  % (board.chip, address))
 
 
 mem32 = _Memory()

@@ -72,12 +72,12 @@ def main():
         return 2
     failed = False
     with tempfile.TemporaryDirectory() as work:
-        made = {path.name: path for path, _, _ in uf2.build(pico_board.BOARD_MAP,
+        made = {path.name: path for path, _, _, _ in uf2.build(pico_board.BOARD_MAP,
                                                                Path(work) / "uf2")}
         runs = [("1.24.1", Path(emu_dir) / "fw.uf2",
-                 uf2.uf2_name("6.3", "micropython-1.23-and-newer")),
+                 uf2.uf2_name(uf2.PICO, "6.3", "micropython-1.23-and-newer")),
                 ("1.22.1", Path(emu_dir) / "fw-1.22.1.uf2",
-                 uf2.uf2_name("6.2", "micropython-1.22"))]
+                 uf2.uf2_name(uf2.PICO, "6.2", "micropython-1.22"))]
         for version, firmware, name in runs:
             if not firmware.exists():
                 print("pico-uf2: MicroPython %s: no %s in RP2EMU" % (version, firmware.name))

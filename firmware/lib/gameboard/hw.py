@@ -6,6 +6,7 @@ machine and time (host_sim/fakes).
 """
 
 import json
+import sys
 import time
 
 import machine
@@ -21,10 +22,36 @@ except ImportError:
 # microseconds for a board's worth of wire and diodes. 10 us a row keeps a scan near 0.3 ms.
 # Private consts are inlined: no global and no interned name on a Pico.
 _SETTLE_US = const(10)
-_WDT_MAX_MS = const(8388)   # the RP2040 watchdog's longest timeout
-_GPIO_IN = const(0xD0000004)   # RP2040 SIO register: the levels of GP0-29, one bit each
-_WATCHDOG_CTRL_CLEAR = const(0x4005B000)   # WATCHDOG CTRL's atomic bit-clear alias
-_WATCHDOG_ENABLE = const(0x40000000)       # its ENABLE bit
+# machine.WDT's longest timeout: 8388 ms on the RP2040 (its watchdog counts down twice a
+# microsecond), and in MicroPython 1.24-1.28 on the RP2350 too (ports/rp2/machine_wdt.c).
+_WDT_MAX_MS = const(8388)
+_WATCHDOG_ENABLE = const(0x40000000)       # WATCHDOG CTRL's ENABLE bit (bit 30 on both chips)
+
+# The registers the firmware uses by address, per chip: SIO GPIO_IN (the levels of the GPIOs,
+# one bit each) and WATCHDOG CTRL through its atomic bit-clear alias (base + 0x3000). From the
+# chips' register lists as the Pico SDK's generated headers give them (src/<chip>/
+# hardware_regs/include/hardware/regs/addressmap.h, sio.h, watchdog.h):
+#   RP2040: SIO_BASE 0xd0000000, GPIO_IN +0x004; WATCHDOG_BASE 0x40058000, CTRL +0x000
+#   RP2350: SIO_BASE 0xd0000000, GPIO_IN +0x004; WATCHDOG_BASE 0x400d8000, CTRL +0x000
+# A chip not in the table gets no register access: pins read one by one, no watchdog stop.
+_REGISTERS = {"RP2040": (0xD0000004, 0x4005B000), "RP2350": (0xD0000004, 0x400DB000)}
+
+
+def chip():
+    """The Pico's chip as the runtime names it: MicroPython's sys.implementation._machine is
+    "<board> with <chip>" ("Raspberry Pi Pico2 with RP2350", "... with RP2350-RISCV", whose
+    peripherals sit at the same addresses). "RP2040", "RP2350", or None for another."""
+    name = getattr(sys.implementation, "_machine", "")
+    mcu = name.split(" with ")[-1]
+    for known in ("RP2040", "RP2350"):
+        if mcu.startswith(known):
+            return known
+    return None
+
+
+def registers():
+    """(GPIO_IN, WATCHDOG CTRL's bit-clear alias) of this chip, or None."""
+    return _REGISTERS.get(chip())
 
 
 class ReedMatrix:
@@ -32,8 +59,8 @@ class ReedMatrix:
 
     Idle rows are released (open drain, not driven high), so two closed switches on one
     column never short a low row to a high one. Columns on consecutive GPIOs (as in the
-    default board map) are read in one register read, about 9 us a row on a Pico against
-    65 us for eight pin reads.
+    default board map) are read in one register read (SIO GPIO_IN, on a chip in the table),
+    about 9 us a row on a Pico against 65 us for eight pin reads.
     """
 
     def __init__(self, row_pins, col_pins):
@@ -42,7 +69,9 @@ class ReedMatrix:
         self.cols = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in col_pins)
         first = col_pins[0]
         consecutive = tuple(col_pins) == tuple(range(first, first + len(col_pins)))
-        self.shift = first if consecutive else -1
+        known = registers()
+        self.shift = first if consecutive and known is not None else -1
+        self.gpio_in = known[0] if known is not None else 0
         self._mask = (1 << len(col_pins)) - 1
         self.mem32 = machine.mem32
 
@@ -53,12 +82,13 @@ class ReedMatrix:
         shift = self.shift
         mask = self._mask
         mem32 = self.mem32
+        gpio_in = self.gpio_in
         r = 0
         for row in self.rows:
             row(0)
             time.sleep_us(_SETTLE_US)
             if shift >= 0:
-                bits = ~(mem32[_GPIO_IN] >> shift) & mask
+                bits = ~(mem32[gpio_in] >> shift) & mask
             else:
                 bits = 0
                 bit = 1
@@ -112,7 +142,7 @@ class Buttons:
 
 
 class Watchdog:
-    """The RP2040 watchdog: resets the Pico unless fed within `timeout_ms` (at most 8388)."""
+    """The chip's watchdog: resets the Pico unless fed within `timeout_ms` (at most 8388)."""
 
     def __init__(self, timeout_ms):
         global watchdog
@@ -123,8 +153,13 @@ class Watchdog:
     def stop(self):
         """Stop it once Ctrl-C has given the board to the REPL (make deploy, make repl):
         running on, it would reset the Pico 4 s later, in the middle of mpremote's copy.
-        machine.WDT has no stop; the RP2040's WATCHDOG CTRL register has (its ENABLE bit)."""
-        machine.mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
+        machine.WDT has no stop; the chip's WATCHDOG CTRL register has (its ENABLE bit). On a
+        chip not in the table it runs on: True if it was stopped."""
+        known = registers()
+        if known is None:
+            return False
+        machine.mem32[known[1]] = _WATCHDOG_ENABLE
+        return True
 
 
 # The running watchdog, if any: fault() feeds it, the REPL taking over stops it.
