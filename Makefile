@@ -126,12 +126,14 @@ soak: venv
 		AGREEMENT_SHRINK=0 $(BIN)/pytest -q -x -p no:cacheprovider tests/test_agreement.py -k physical_play
 
 # The board diagrams, wiring tables and 1:1 template under hardware/generated/, and the PCB
-# (KiCad project, fab files, schematic, pictures) under hardware/pcb/ (hardware/README.md).
+# (KiCad project, fab files, schematic, pictures) under hardware/pcb/ with the DC solve of its
+# 5 V and GND copper (hardware/pcb/power.txt; hardware/README.md).
 hardware: venv system-kicad
 	$(BIN)/python hardware/make.py
 	$(BIN)/python -m hardware.stack write
 	$(BIN)/python hardware/card.py
 	$(BIN)/python hardware/pcb/make.py
+	$(BIN)/python hardware/pcb/powerflow.py --write
 
 # The firmware on the simulated board, in a web page (docs/web.md). The web server listens on
 # 8000, or on the PORT given on the command line: make sim PORT=8080 (deploy's PORT is a device).

@@ -164,15 +164,17 @@ def _csv(name):
 
 def test_the_assembly_files_list_every_part_the_fab_places_where_it_is(board, board_text):
     bom = _csv("iago-board-bom.csv")
-    cpl = _csv("iago-board-cpl.csv")
+    cpl = _csv("iago-board-cpl-kicad.csv")      # KiCad's own; the fab's: test_pcb_fab.py
     in_bom = [ref for row in bom for ref in row["Designator"].split(",")]
     assert sorted(in_bom) == sorted(row["Designator"] for row in cpl)
+    assert sorted(in_bom) == sorted(row["Designator"] for row in _csv("iago-board-cpl.csv"))
     assert len(in_bom) == len(set(in_bom))
     counts = {row["Comment"]: int(row["Quantity"]) for row in bom}
     assert counts["WS2812B-5050"] == 61 and counts["1N4148W"] == 61
-    assert counts["100nF 16V X7R"] == 62                 # 61 LEDs and the level shifter
-    assert not {"U1", "J1", "SW101", "SW102", "U3", "R2", "R3", "C102"} & set(in_bom)
-    assert all(row["LCSC"] for row in bom if row["Comment"] in ("WS2812B-5050", "1N4148W"))
+    assert counts["100nF 16V X7R"] == 63          # 61 LEDs, the level shifter, the FRAM
+    assert not {"U1", "J1", "J2", "J3"} & set(in_bom)
+    assert not any(ref.startswith(("TP", "H", "FID")) for ref in in_bom)
+    assert {"U3", "R2", "R3", "C102", "F1", "Q1", "D103", "R4", "SW103"} <= set(in_bom)
     aux = re.search(r"\(aux_axis_origin ([\d.]+) ([\d.]+)\)", board_text)
     ax, ay = float(aux.group(1)), float(aux.group(2))
     for row in cpl:
@@ -181,6 +183,23 @@ def test_the_assembly_files_list_every_part_the_fab_places_where_it_is(board, bo
         assert abs(float(row["Mid Y"]) - (ay - fp.y)) < 0.001, row
         assert float(row["Rotation"]) == fp.rotation % 360
         assert row["Layer"] == "Top"
+
+
+def test_silkscreen_past_the_boards_edge_is_a_violation(board_text, tmp_path):
+    """KiCad 6's DRC does not look for it: the Pico's reference once sat 1.5 mm past the
+    edge. Put it back there and drc.py must count it."""
+    start = board_text.index('(fp_text reference "U1"')
+    at = re.compile(r"\(at (\S+) (\S+)(?: \S+)?\)").search(board_text, start)
+    pico = re.search(r'\(footprint "iago:RaspberryPi_Pico".*?\n    \(at (\S+) (\S+)', board_text,
+                     re.S)
+    # 1.5 mm past the USB end, as the old footprint had it (the Pico is turned half round).
+    moved = board_text[:at.start()] + "(at 0 -27 180)" + board_text[at.end():]
+    bad = tmp_path / "iago-board.kicad_pcb"
+    bad.write_text(moved)
+    result = drc(bad)
+    assert result["violations"] == 1, result["report"]
+    assert "U1: U1" in result["report"] and "past the edge" in result["report"]
+    assert float(pico.group(2)) + 27 > 340 + 30           # KiCad's y: beyond the edge
 
 
 def test_the_gerbers_and_drills_are_in_the_zip_and_outline_the_board():

@@ -8,7 +8,9 @@ import math
 import pcbnew
 
 import circuit as C
+import corner
 import finish
+import ground
 import params as P
 import router as R
 import shapes as S
@@ -40,6 +42,7 @@ class Builder:
         self._grid()
         self._fixed_copper()
         self._route()
+        self.log("stitched GND with %d vias" % ground.stitch(self))
         finish.copy_copper(self)
         finish.zones(self)
         finish.silkscreen(self)
@@ -92,6 +95,8 @@ class Builder:
                 fp.SetProperty("hex", comp.hex)
             if comp.hex or part.assembled:
                 fp.Reference().SetVisible(False)
+            if part.key == "test_point":
+                corner.label_test_point(fp, comp.nets["1"])
             if part.mpn:
                 fp.SetProperty("MPN", part.mpn)
             if part.lcsc:
@@ -105,6 +110,9 @@ class Builder:
                 net = comp.nets.get(pad.GetNumber())
                 if net:
                     pad.SetNet(self.netinfo[net])
+                if part.key == "power_input":
+                    # The whole supply current: solid to the pours, no thermal spokes.
+                    pad.SetZoneConnection(pcbnew.ZONE_CONNECTION_FULL)
                 self.pads.setdefault((comp.ref, pad.GetNumber()), []).append(pad)
             self.board.Add(fp)
             self.footprints[comp.ref] = fp
@@ -282,22 +290,24 @@ class Builder:
             y5 = grid.snap(ORIGIN_Y - (yc + side * p.bus_5v_offset), 1)
             yr = grid.snap(ORIGIN_Y - (yc + p.row_line_y), 1)
             left = ORIGIN_X + min(xs)
-            self._fixed("+5V", F, (grid.snap(left, 0), y5),
+            self.fixed_copper("+5V", F, (grid.snap(left, 0), y5),
                         (grid.snap(ORIGIN_X + x_trunk, 0), y5), r["bus_5v"], "bus",
                         "the 5 V bus of row %s" % P.ROW_LETTERS[row], trim="start")
             xr0 = grid.snap(left - p.pitch / 2.0 - 1.5, 0)
             xr1 = grid.snap(ORIGIN_X + max(p.hex_centre(c)[0] for c in on_line), 0)
-            self._fixed("ROW%d" % line, F, (xr0, yr), (xr1, yr), r["track"], "signal",
+            self.fixed_copper("ROW%d" % line, F, (xr0, yr), (xr1, yr), r["track"], "signal",
                         "the row line of row %s" % P.ROW_LETTERS[row], trim="both")
             x = grid.snap(ORIGIN_X + x_trunk, 0)
             trunk.append((x, ORIGIN_Y - (yc - rh)))
             trunk.append((x, ORIGIN_Y - (yc + rh)) if row < 8 else (x, y5))
-        self.root("J1", "1")
-        jack = self._pad_centre("J1", "1")
-        trunk.insert(0, (trunk[0][0], jack[1]))
-        trunk.insert(0, jack)
+        # From the reverse-polarity P-MOSFET's source (pin 1: the trunk's width clears the
+        # gate, pin 4), where the 5 V rail begins.
+        self.root("Q1", "1")
+        source = self.pad_centre("Q1", "1")
+        trunk.insert(0, (trunk[0][0], source[1]))
+        trunk.insert(0, source)
         for a, b in zip(trunk, trunk[1:]):
-            self._fixed("+5V", F, a, b, r["trunk_5v"], "trunk", "the 5 V trunk")
+            self.fixed_copper("+5V", F, a, b, r["trunk_5v"], "trunk", "the 5 V trunk")
 
     def _vdd_side(self, cells, leds):
         """+1 if the row's LEDs have their VDD pads toward row I, else -1."""
@@ -308,11 +318,11 @@ class Builder:
             total += C.rotate(px, py, comp.rotation)[1]
         return 1 if total > 0 else -1
 
-    def _pad_centre(self, ref, number):
+    def pad_centre(self, ref, number):
         pad = self.pads[(ref, number)][0]
         return mm(pad.ShapePos().x), mm(pad.ShapePos().y)
 
-    def _fixed(self, net, layer, a, b, width, width_class, what, trim=None):
+    def fixed_copper(self, net, layer, a, b, width, width_class, what, trim=None):
         n = self.net_id[net]
         lane = self.grid.free[width_class][layer]
         for x, y in _samples(a, b, self.grid.pitch / 2.0):
@@ -381,15 +391,25 @@ class Builder:
                 self.grid.join(net, self.pad_layers(pad), self.pad_shape(pad))
 
     def ground(self, ref, number):
-        self.connect(ref, number, "power", target="via")
+        """Each pad `number` of `ref` (a button has two) through a via into the GND pours."""
+        pad = self.pads[(ref, number)][0]
+        net = self.net_id[pad.GetNetname()]
+        for k in range(len(self.pads[(ref, number)])):
+            self.grid.route(net, self.starts(ref, number, "power", which=k), "power",
+                            prefer=F, target="via",
+                            name="%s pad %s (%s)" % (ref, number, pad.GetNetname()))
+            self.root(ref, number, k)
 
     def _route(self):
+        corner.route_power_input(self)
         self._route_hexes()
         self._route_led_chain()
         pico_pin = self._pico_pins()
         self._route_rows(pico_pin)
         self._route_columns(pico_pin)
-        self._route_corner(pico_pin)
+        corner.route_corner(self, pico_pin)
+        corner.route_headers(self, pico_pin)
+        corner.route_test_points(self)
 
     def _route_hexes(self):
         self.log("routing the hexes")
@@ -435,36 +455,6 @@ class Builder:
             for cell in cells:
                 self.connect("SW%d" % (cell + 1), "1", prefer=B)
 
-    def _route_corner(self, pico_pin):
-        self.log("routing the corner")
-        bmap = self.p.map
-        # Ground first (each pad to a via of the pours right beside it), then 5 V and 3.3 V,
-        # then the signals: a pad hemmed in by the others' tracks would find no way out.
-        for ref, numbers in (("U2", "1 5 7 9 12"), ("U3", "1 2 3 4 7"), ("C101", "2"),
-                             ("C102", "2"), ("C103", "2")):
-            for number in numbers.split():
-                self.ground(ref, number)
-        for number in ("14", "4", "10", "13"):
-            self.connect("U2", number, "power")
-        self.connect("C101", "1", "power")
-        self.connect("C103", "1", "power")
-        self.connect("D101", "2", "power")
-        self.connect("D101", "1", "power", target=("U1", "39"))
-        self.connect("D102", "1", "power")
-        self.connect("D102", "2", "power", target=("U1", "40"))
-        self.root("U1", "36")
-        for ref, number in (("U3", "8"), ("C102", "1"), ("R2", "1"), ("R3", "1")):
-            self.connect(ref, number, "power")
-        self.connect("U1", pico_pin["LED_DATA"], target=("U2", "2"))
-        self.connect("U2", "3", target=("R1", "1"))
-        self.connect("R1", "2", target=("LED%d" % (bmap.cell_of_led[0] + 1), "4"))
-        for name in sorted(bmap.buttons):
-            ref = "SW101" if name == "select" else "SW102"
-            self.connect("U1", pico_pin["BTN_" + name.upper()], target=(ref, "1"))
-        self.connect("U1", pico_pin["I2C_SDA"], target=("U3", "5"))
-        self.connect("U1", pico_pin["I2C_SCL"], target=("U3", "6"))
-        self.connect("R2", "2")
-        self.connect("R3", "2")
 
 
 def _samples(a, b, step):

@@ -4,9 +4,11 @@ compare what KiCad wrote back with the board map, not with this module.
 
 Net names: `ROW<r>` and `COL<c>` the matrix lines (r, c their places in the map's rows and
 cols), `SW_<hex>` a hex's switch-to-diode node, `DIN_<hex>` the data into that hex's LED,
-`+5V`, `GND`, `+3V3`, `VSYS`, `VBUS`, `LED_DATA` (the Pico to the level shifter),
-`LED_DATA_5V` (the level shifter to the data resistor), `BTN_SELECT`, `BTN_CONFIRM`,
-`I2C_SDA`, `I2C_SCL`.
+`+5V`, `GND`, `+3V3`, `VSYS`, `LED_DATA` (the Pico to the level shifter), `LED_DATA_5V` (the
+level shifter to the data resistor), `LED_CHAIN_OUT` (the last LED's data out), `BTN_SELECT`,
+`BTN_CONFIRM`, `RUN` (the Pico's reset), `I2C_SDA`, `I2C_SCL`, `GP<n>` (the expansion header's
+spare GPIOs), `VIN` (the terminal to the fuse), `VIN_FUSED` (the fuse to the P-MOSFET).
+USB's VBUS stays on the Pico: the LEDs take their 5 V from the terminal only.
 """
 
 import math
@@ -22,7 +24,7 @@ PROJECT_LIBRARY = P.HERE / "iago.pretty"
 
 PICO_PIN = P.PICO_PIN
 PICO_GND_PINS = (3, 8, 13, 18, 23, 28, 33, 38)
-PICO_3V3, PICO_VSYS, PICO_VBUS = 36, 39, 40
+PICO_RUN, PICO_3V3, PICO_VSYS = 30, 36, 39
 
 
 class Component:
@@ -105,7 +107,8 @@ def build(params):
         led = bmap.led_of_cell[cell]
         led_rot = params.led.rotation + (180.0 if chain_runs_right(params, cell) else 0.0)
         led_at = (cx + params.led.x, cy + params.led.y)
-        dout = "DIN_" + P.cell_name(bmap.cell_of_led[led + 1]) if led + 1 < bmap.cells else None
+        dout = ("DIN_" + P.cell_name(bmap.cell_of_led[led + 1]) if led + 1 < bmap.cells
+                else "LED_CHAIN_OUT")
         out.append(Component("LED%d" % n, parts["led"], led_at[0], led_at[1], led_rot,
                              {"1": "+5V", "2": dout, "3": "GND", "4": "DIN_" + name}, name))
         cap_at = _in_frame(led_at, led_rot, (params.capacitor.x, params.capacitor.y))
@@ -134,13 +137,18 @@ def _pico_nets(params):
     for name, gpio in bmap.buttons.items():
         pico_nets[str(PICO_PIN[gpio])] = "BTN_" + name.upper()
     used = set(bmap.row_pins) | set(bmap.col_pins) | {bmap.led_pin} | set(bmap.buttons.values())
-    for what, gpio in (("I2C_SDA", params.fram_sda), ("I2C_SCL", params.fram_scl)):
-        if gpio in used:
-            raise P.ParamError("pcb.toml [fram]: GP%d is used by the board map" % gpio)
+    extra = [("I2C_SDA", params.fram_sda, "[fram]"), ("I2C_SCL", params.fram_scl, "[fram]")]
+    extra += [("GP%d" % g, g, "[expansion]") for g in params.expansion_gpios]
+    for what, gpio, where in extra:
+        if gpio in used or gpio not in PICO_PIN:
+            raise P.ParamError("pcb.toml %s: GP%d is %s" % (
+                where, gpio, "used by the board map or another net" if gpio in used
+                else "not on a Pico pin"))
+        used.add(gpio)
         pico_nets[str(PICO_PIN[gpio])] = what
     for pin in PICO_GND_PINS:
         pico_nets[str(pin)] = "GND"
-    pico_nets.update({str(PICO_3V3): "+3V3", str(PICO_VSYS): "VSYS", str(PICO_VBUS): "VBUS"})
+    pico_nets.update({str(PICO_RUN): "RUN", str(PICO_3V3): "+3V3", str(PICO_VSYS): "VSYS"})
     return pico_nets
 
 
@@ -163,7 +171,11 @@ def _corner(params):
     near("data_resistor", "R1", "data_resistor",
          {"1": "LED_DATA_5V", "2": "DIN_" + P.cell_name(bmap.cell_of_led[0])})
     near("vsys_diode", "D101", "schottky", {"1": "VSYS", "2": v})
-    near("vbus_diode", "D102", "schottky", {"1": v, "2": "VBUS"})
+    near("led_data_pulldown", "R4", "pullup", {"1": "LED_DATA", "2": g})
+    near("run_button", "SW103", "run_button", {"1": "RUN", "2": g})
+    header = {"1": v, "2": g, "3": "+3V3", "4": "I2C_SDA", "5": "I2C_SCL"}
+    header.update({str(6 + k): "GP%d" % gpio for k, gpio in enumerate(params.expansion_gpios)})
+    near("expansion_header", "J2", "expansion_header", header)
     near("fram", "U3", "fram", {"1": g, "2": g, "3": g, "4": g, "5": "I2C_SDA",
                                 "6": "I2C_SCL", "7": g, "8": "+3V3"})
     near("fram_capacitor", "C102", "fram_capacitor", {"1": "+3V3", "2": g})
@@ -173,10 +185,10 @@ def _corner(params):
 
 
 def _edge_parts(params):
-    """The buttons, the power jack, the bulk capacitor, the mounting holes and fiducials."""
+    """The buttons, the power input, the mounting holes, fiducials and test points."""
     bmap = params.map
     parts = params.parts
-    g, v = "GND", "+5V"
+    g = "GND"
     out = []
     # The buttons: design.toml gives the middle of the 6 x 6 mm body; the footprint's origin
     # is pad 1, 3.25 mm left of and 2.25 mm above the middle.
@@ -187,17 +199,69 @@ def _edge_parts(params):
         ox, oy = _in_frame((box.x, box.y), box.rotation, (-3.25, 2.25))
         out.append(Component(ref, parts["button"], ox, oy, box.rotation,
                              {"1": "BTN_" + name.upper(), "2": g}))
-    # The jack: design.toml gives where the plug goes in; the footprint's origin (pad 1, the
-    # centre pin) is 14.2 mm behind the opening.
-    jack = params.power_input
-    ox, oy = _in_frame((jack.x, jack.y), jack.rotation, (0.0, 14.2))
-    out.append(Component("J1", parts["power_jack"], ox, oy, jack.rotation,
-                         {"1": v, "2": g, "3": None}))
-    bulk = params.bulk_capacitor
-    out.append(Component("C103", parts["bulk_capacitor"], bulk.x, bulk.y, bulk.rotation,
-                         {"1": v, "2": g}))
+    out += _power_input(params)
     for k, (x, y) in enumerate(params.mounting_holes):
         out.append(Component("H%d" % (k + 1), parts["mounting_hole"], x, y, 0.0, {}))
     for k, (x, y) in enumerate(params.fiducials):
         out.append(Component("FID%d" % (k + 1), parts["fiducial"], x, y, 0.0, {}))
+    return out + _test_points(params)
+
+
+def _power_input(params):
+    """The terminal (design.toml gives the middle of its body; the footprint's origin, pad 1,
+    is 2.54 mm left of it and 0.3 mm behind), the fuse, the reverse-polarity P-MOSFET
+    (drain to the fuse, source to 5 V, gate to GND), the TVS and the bulk capacitor."""
+    parts, power = params.parts, params.power
+    g, v = "GND", "+5V"
+    box = params.power_input
+    ox, oy = _in_frame((box.x, box.y), box.rotation, (-2.54, -0.3))
+    out = [Component("J1", parts["power_input"], ox, oy, box.rotation, {"1": "VIN", "2": g})]
+
+    def at(key, ref, nets):
+        c = power[key]
+        out.append(Component(ref, parts[key], c.x, c.y, c.rotation, nets))
+
+    at("input_fuse", "F1", {"1": "VIN_FUSED", "2": "VIN"})
+    at("reverse_fet", "Q1", {"1": v, "2": v, "3": v, "4": g, "5": "VIN_FUSED",
+                            "6": "VIN_FUSED", "7": "VIN_FUSED", "8": "VIN_FUSED"})
+    at("tvs", "D103", {"1": v, "2": g})
+    bulk = params.bulk_capacitor
+    out.append(Component("C103", parts["bulk_capacitor"], bulk.x, bulk.y, bulk.rotation,
+                         {"1": v, "2": g}))
+    hx, hy = params.tp_chain_header
+    out.append(Component("J3", parts["chain_header"], hx, hy, 90.0,
+                         {"1": v, "2": "LED_CHAIN_OUT", "3": g}))
     return out
+
+
+def test_point_places(params):
+    """[(net, x, y)] of every test point: each row line's at its left end, each column
+    line's in its hex nearest row A, the power and LED data points below the level shifter,
+    the chain's end beside its header."""
+    places = []
+    lines = {}
+    for row in range(9):
+        cells = params.row_cells(row)
+        crossings = [params.crossing(c)[0] for c in cells]
+        line = max(set(crossings), key=crossings.count)
+        x0 = min(params.hex_centre(c)[0] for c in cells) - params.pitch / 2.0 - 1.5
+        lines[line] = (x0 - params.tp_row_gap, params.hex_centre(cells[0])[1] + params.row_line_y)
+    for line in sorted(lines):
+        places.append(("ROW%d" % line,) + lines[line])
+    for col in range(len(params.map.col_pins)):
+        cells = [c for c in range(P.CELLS) if params.crossing(c)[1] == col]
+        cell = min(cells, key=lambda c: (P.hexgrid.ROW_OF[c], params.hex_centre(c)[0]))
+        cx, cy = params.hex_centre(cell)
+        places.append(("COL%d" % col, cx + params.tp_column_offset[0],
+                       cy + params.tp_column_offset[1]))
+    x, y = params.tp_corner
+    for k, net in enumerate(params.tp_corner_nets):
+        places.append((net, x + k * params.tp_corner_pitch, y))
+    hx, hy = params.tp_chain_header
+    places.append(("LED_CHAIN_OUT", hx - 4.0, hy))
+    return places
+
+
+def _test_points(params):
+    return [Component("TP%d" % (k + 1), params.parts["test_point"], x, y, 0.0, {"1": net})
+            for k, (net, x, y) in enumerate(test_point_places(params))]

@@ -95,34 +95,46 @@ def zipped(folder, names):
 
 
 def assembly(board, components):
-    """JLCPCB's BOM (Comment, Designator, Footprint, LCSC) and CPL (Designator, Mid X, Mid Y,
-    Layer, Rotation) of the parts the fab places: csv text of each."""
+    """The parts the fab places: its BOM (JLCPCB's Comment, Designator, Footprint, LCSC, with
+    the maker and part number it buys a globally sourced part by), its placement file (CPL:
+    Designator, Mid X, Mid Y, Layer, Rotation) corrected to its library's orientation and to
+    the body's middle (jlc.py), and the same placements as KiCad gives them, for other fabs.
+    Returns the csv text of each."""
+    import jlc
     aux = board.GetDesignSettings().GetAuxOrigin()
-    placed = [c for c in components if c.part.assembled and c.part.fitted]
+    placed = [c for c in components if c.part.placed_by_fab]
     groups = {}
     for comp in placed:
-        groups.setdefault((comp.part.value, comp.part.footprint, comp.part.lcsc,
-                           comp.part.mpn), []).append(comp.ref)
+        part = comp.part
+        groups.setdefault((part.value, part.footprint, part.lcsc, part.manufacturer, part.mpn),
+                          []).append(comp.ref)
     bom = io.StringIO()
     writer = csv.writer(bom, lineterminator="\n")
-    writer.writerow(["Comment", "Designator", "Footprint", "LCSC", "Manufacturer Part",
-                     "Quantity"])
-    for (value, footprint, lcsc, mpn), refs in sorted(groups.items(),
-                                                       key=lambda g: _ref_key(g[1][0])):
+    writer.writerow(["Comment", "Designator", "Footprint", "LCSC", "Manufacturer",
+                     "Manufacturer Part", "Quantity"])
+    for (value, footprint, lcsc, maker, mpn), refs in sorted(groups.items(),
+                                                              key=lambda g: _ref_key(g[1][0])):
         refs.sort(key=_ref_key)
-        writer.writerow([value, ",".join(refs), footprint.split(":", 1)[1], lcsc, mpn,
+        writer.writerow([value, ",".join(refs), footprint.split(":", 1)[1], lcsc, maker, mpn,
                          len(refs)])
-    cpl = io.StringIO()
-    writer = csv.writer(cpl, lineterminator="\n")
-    writer.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
     footprints = {fp.GetReference(): fp for fp in board.GetFootprints()}
+    rows = {"fab": [], "kicad": []}
     for comp in sorted(placed, key=lambda c: _ref_key(c.ref)):
         fp = footprints[comp.ref]
         pos = fp.GetPosition()
-        writer.writerow([comp.ref, "%.3f" % pcbnew.ToMM(pos.x - aux.x),
-                         "%.3f" % pcbnew.ToMM(aux.y - pos.y), "Top",
-                         "%g" % (fp.GetOrientationDegrees() % 360)])
-    return bom.getvalue(), cpl.getvalue()
+        x, y = pcbnew.ToMM(pos.x - aux.x), pcbnew.ToMM(aux.y - pos.y)
+        rotation = fp.GetOrientationDegrees() % 360
+        rows["kicad"].append([comp.ref, "%.3f" % x, "%.3f" % y, "Top", "%g" % rotation])
+        fx, fy, frot = jlc.placement(comp.part.name, x, y, rotation)
+        rows["fab"].append([comp.ref, "%.3f" % fx, "%.3f" % fy, "Top", "%g" % frot])
+    cpl = {}
+    for kind, lines in rows.items():
+        text = io.StringIO()
+        writer = csv.writer(text, lineterminator="\n")
+        writer.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
+        writer.writerows(lines)
+        cpl[kind] = text.getvalue()
+    return bom.getvalue(), cpl["fab"], cpl["kicad"]
 
 
 def _ref_key(ref):

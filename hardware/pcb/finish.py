@@ -7,7 +7,7 @@ import math
 import pcbnew
 
 import params as P
-from frame import KLAYER, kpos, wxmm
+from frame import KLAYER, ORIGIN_X, ORIGIN_Y, kpos, wxmm
 
 
 def trim(builder):
@@ -129,6 +129,12 @@ def silkscreen(builder):
     _text(builder.board, "IAGO BOARD", (x, y), 3.5, "right")
     _text(builder.board, "map %s" % p.map.name, (x, y - 5.0), 1.5, "right")
     _text(builder.board, "hardware/pcb: make hardware", (x, y - 7.5), 1.5, "right")
+    # The terminal's pins, named behind its body (the wires come in from the edge).
+    for number, label in (("1", "5V"), ("2", "GND")):
+        pad = builder.pads[("J1", number)][0]
+        at = (pcbnew.ToMM(pad.GetPosition().x) - ORIGIN_X,
+              ORIGIN_Y - pcbnew.ToMM(pad.GetPosition().y) + 7.5)
+        _text(builder.board, label, at, 1.5)
 
 
 def _free_spot(builder, cx, cy):

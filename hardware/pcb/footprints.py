@@ -51,8 +51,9 @@ def pico():
            'by its castellations; pads 1-40 in the Pico\'s numbering, USB at the top")',
            '  (tags "Raspberry Pi Pico RP2040")',
            '  (attr through_hole)',
-           _text("reference", "REF**", 0, -hh - 1.5, "F.SilkS"),
-           _text("value", "Raspberry Pi Pico", 0, hh + 1.5, "F.Fab"),
+           # The reference at the far end: the USB end may sit at the board's edge.
+           _text("reference", "REF**", 0, hh + 1.5, "F.SilkS"),
+           _text("value", "Raspberry Pi Pico", 0, hh + 3.5, "F.Fab"),
            _text("user", "USB", 0, -hh + 2.5, "F.SilkS", size=1.2)]
     out += _rect(-hw, -hh, hw, hh, "F.Fab", 0.1)
     out += _rect(-hw - 0.25, -hh - 0.25, hw + 0.25, hh + 0.25, "F.CrtYd", 0.05)

@@ -13,8 +13,11 @@ places, widths and clearances) it writes:
 - iago-board.kicad_pcb, .kicad_pro, fp-lib-table and iago.pretty/: the KiCad 6 project, every
   footprint placed and every net routed (board.py, router.py), GND poured on both layers;
 - drc.txt: KiCad's DRC report (violations and unconnected pads; 0 and 0 or this fails);
-- fab/: the Gerbers and drill files, their zip, and the BOM and placement files for assembly;
-- schematic.svg, board-front.svg, board-back.svg: the schematic and pictures of both sides.
+- fab/: the Gerbers and drill files, their zip, the BOM, and the placement files for assembly:
+  JLCPCB's (rotations and centres corrected per footprint family, jlc.py) and KiCad's own;
+- schematic.svg, board-front.svg, board-back.svg: the schematic and pictures of both sides;
+- fab-preview.svg: each package the fab places as its placement preview should show it;
+- ground.txt: the GND pours' islands and where each is tied to the other layer.
 
 It needs KiCad 6's `pcbnew` module, which Debian's kicad package installs for the system's
 Python 3 only: run from any other Python, this script runs itself again under
@@ -88,6 +91,10 @@ def generate(params, work, log):
     report, counts = drc(board, work)
     files["drc.txt"] = report.encode()
     stamped("KiCad's DRC: %d violations, %d unconnected pads" % counts)
+    import ground
+    text, (found, loose) = ground.report(board)
+    files["ground.txt"] = text.encode()
+    stamped("GND pours: %d islands, %d tied at fewer than two places" % (found, loose))
     files.update(_plots(params, board, builder, work))
     stamped("plotted")
     return files, counts
@@ -126,8 +133,12 @@ def _build(params, work, log):
     # Filling the pours needs a board read from a file (on one built in memory it crashes).
     board = pcbnew.LoadBoard(str(path))
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())
+    import ground
+    tied = ground.tie_loose_islands(board, builder)
+    if tied:
+        pcbnew.ZONE_FILLER(board).Fill(board.Zones())
     pcbnew.SaveBoard(str(path), board)
-    log("poured GND")
+    log("poured GND; %d vias more to tie islands held at one place" % tied)
     return builder, path
 
 
@@ -156,14 +167,17 @@ def _plots(params, board, builder, work):
     for name in names:
         files["fab/" + name] = (work / "fab" / name).read_bytes()
     files["fab/%s-gerbers.zip" % NAME] = fab.zipped(work / "fab", names)
-    bom, cpl = fab.assembly(board, builder.components)
+    bom, cpl, cpl_kicad = fab.assembly(board, builder.components)
     files["fab/%s-bom.csv" % NAME] = bom.encode()
-    files["fab/%s-cpl.csv" % NAME] = cpl.encode()
+    files["fab/%s-cpl.csv" % NAME] = cpl.encode()             # JLCPCB's, corrected
+    files["fab/%s-cpl-kicad.csv" % NAME] = cpl_kicad.encode()  # KiCad's, for other fabs
     origin = kpos(0.0, 0.0)
     for side in ("front", "back"):
         files["board-%s.svg" % side] = render.picture(
             board, side, params.width, params.height, params.corner_radius, origin).encode()
     files["schematic.svg"] = schematic.draw(params, builder.components).encode()
+    import preview
+    files["fab-preview.svg"] = preview.draw(board, builder.components, P.Drawing).encode()
     return files
 
 
@@ -202,7 +216,39 @@ def drc(board, work):
     body = "\n".join(lines).strip() + "\n"
     head = ("KiCad's DRC of %s.kicad_pcb (pcbnew.WriteDRCReport, run by make hardware)\n\n"
             % NAME)
-    return head + body, (counts["DRC violations"], counts["unconnected pads"])
+    outside = silk_outside(board)
+    body += "\n** Found %d silkscreen items outside the board (our check: KiCad 6 has none) **\n" \
+        % len(outside) + "".join("    %s\n" % item for item in outside)
+    return head + body, (counts["DRC violations"] + len(outside), counts["unconnected pads"])
+
+
+def silk_outside(board):
+    """Every silkscreen line, shape or visible text whose extent leaves the board's outline
+    (its Edge.Cuts bounding box, less the rounded corners' reach): a fab clips or refuses it."""
+    import pcbnew
+    edge = board.GetBoardEdgesBoundingBox()
+    left, top = pcbnew.ToMM(edge.GetX()), pcbnew.ToMM(edge.GetY())
+    right, bottom = pcbnew.ToMM(edge.GetRight()), pcbnew.ToMM(edge.GetBottom())
+    items = []
+    for fp in board.GetFootprints():
+        for item in [fp.Reference(), fp.Value()] + list(fp.GraphicalItems()):
+            items.append((fp.GetReference(), item))
+    items += [("board", item) for item in board.GetDrawings()]
+    out = []
+    for owner, item in items:
+        if item.GetLayer() not in (pcbnew.F_SilkS, pcbnew.B_SilkS):
+            continue
+        if isinstance(item, pcbnew.EDA_TEXT) and not item.IsVisible():
+            continue
+        box = item.GetBoundingBox()
+        x0, y0 = pcbnew.ToMM(box.GetX()), pcbnew.ToMM(box.GetY())
+        x1, y1 = pcbnew.ToMM(box.GetRight()), pcbnew.ToMM(box.GetBottom())
+        if x0 < left or y0 < top or x1 > right or y1 > bottom:
+            what = item.GetShownText() if isinstance(item, pcbnew.EDA_TEXT) else \
+                item.GetClass()
+            out.append("%s: %s, %.2f-%.2f x %.2f-%.2f mm, past the edge" % (
+                owner, what, x0 - left, x1 - left, y0 - top, y1 - top))
+    return sorted(out)
 
 
 def stale(files, out):

@@ -113,6 +113,18 @@ class Part:
         self.lcsc = table["lcsc"]
         self.assembled = bool(table.get("assembled", False))
         self.fitted = bool(table.get("fitted", True))
+        self.sourcing = table.get("sourcing", "lcsc" if self.lcsc else "")
+        if self.sourcing not in ("lcsc", "global", ""):
+            raise ParamError("%s: sourcing must be \"global\" (the fab buys it by its "
+                             "manufacturer's part number), not %r" % (where, self.sourcing))
+        if self.sourcing == "global" and not (self.mpn and self.manufacturer):
+            raise ParamError("%s: a globally sourced part needs its manufacturer and mpn"
+                             % where)
+
+    @property
+    def placed_by_fab(self):
+        """In the fab's BOM and placement files: assembled and fitted."""
+        return self.assembled and self.fitted
 
 
 class Params:
@@ -129,8 +141,9 @@ class Params:
         self._hexes_fit()
         for key in ("led", "led_capacitor", "matrix_diode", "reed", "pico",
                     "level_shifter", "capacitor", "data_resistor", "pullup", "fram",
-                    "fram_capacitor", "schottky", "bulk_capacitor", "power_jack", "button",
-                    "mounting_hole", "fiducial"):
+                    "fram_capacitor", "schottky", "bulk_capacitor", "power_input", "input_fuse",
+                    "reverse_fet", "tvs", "button", "run_button", "expansion_header",
+                    "chain_header", "test_point", "mounting_hole", "fiducial"):
             if key not in self.parts:
                 raise ParamError("pcb.toml: missing [parts.%s]" % key)
 
@@ -181,6 +194,26 @@ class Params:
         fram = _table(pcb_data, "fram", where)
         self.fram_sda = int(_number(fram, "sda_gpio", where + " [fram]", 0, 28))
         self.fram_scl = int(_number(fram, "scl_gpio", where + " [fram]", 0, 28))
+        self.power = {k: _placement(v, "%s [power.%s]" % (where, k))
+                      for k, v in _table(pcb_data, "power", where).items()}
+        gpios = _table(pcb_data, "expansion", where).get("gpios")
+        if not isinstance(gpios, list) or any(type(g) is not int or not 0 <= g <= 28
+                                              for g in gpios):
+            raise ParamError("%s [expansion]: gpios must be a list of GPIO numbers" % where)
+        self.expansion_gpios = gpios
+        self._test_points(_table(pcb_data, "test_points", where))
+
+    def _test_points(self, table):
+        where = "pcb.toml [test_points]"
+        self.tp_row_gap = _number(table, "row_line_gap", where, 1, 10)
+        self.tp_column_offset = _point(table.get("column_offset"), where + " column_offset")
+        self.tp_corner = _point(table.get("corner"), where + " corner")
+        self.tp_corner_pitch = _number(table, "corner_pitch", where, 2, 10)
+        nets = table.get("corner_nets")
+        if not isinstance(nets, list) or not all(isinstance(n, str) for n in nets):
+            raise ParamError("%s: corner_nets must be a list of net names" % where)
+        self.tp_corner_nets = nets
+        self.tp_chain_header = _point(table.get("chain_header"), where + " chain_header")
 
     def _parts(self, design_data, pcb_data):
         """The parts to order; the LED and the reed switch as design.toml names them."""

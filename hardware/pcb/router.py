@@ -138,6 +138,14 @@ class Grid:
         self.tracks.append((net, layer, a, b, width))
         self.add_copper(net, (layer,), Segment(a, b, width / 2.0))
 
+    def open_space(self, i, j):
+        """True if a via fits at node (i, j) and no copper of any net is within the widest
+        track's reach of it on either layer."""
+        k = j * self.nx + i
+        widest = max(self.widths, key=self.widths.get)
+        return self.via[k] == FREE and all(self.free[widest][layer][k] == FREE
+                                           for layer in range(len(LAYERS)))
+
     def add_via(self, net, at):
         self.vias.append((net, at))
         self.add_copper(net, (0, 1), Circle(at, self.via_radius))

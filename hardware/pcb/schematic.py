@@ -188,23 +188,25 @@ def _pico(d, params, components, x, y):
 
 def _power(d, by_ref, x, y):
     _box(d, x, y, 440, 210, "Power")
-    jack = by_ref["J1"].part
-    d.text(x + 16, y + 50, "J1 %s" % jack.value, 12, bold=True)
-    d.line(x + 16, y + 70, x + 120, y + 70, width=1.5)
-    _net(d, x + 60, y + 70, "+5V")
-    _capacitor(d, x + 150, y + 100, "C103", by_ref["C103"].part.value, polarised=True)
-    d.line(x + 120, y + 70, x + 150, y + 70, width=1.5)
-    _ground(d, x + 150, y + 130)
-    d.line(x + 150, y + 70, x + 230, y + 70, width=1.5)
-    _diode(d, x + 260, y + 70, "D101", by_ref["D101"].part.value)
-    _net(d, x + 300, y + 70, "VSYS (pin 39)")
-    _diode(d, x + 260, y + 150, "D102", by_ref["D102"].part.value)
-    _net(d, x + 176, y + 150, "VBUS (40)")
-    d.line(x + 290, y + 150, x + 330, y + 150, width=1.5)
-    _net(d, x + 300, y + 150, "+5V")
-    d.text(x + 16, y + 180, "5 V from the jack feeds the LEDs and, through D101, the Pico;",
-           11, fill=NOTE)
-    d.text(x + 16, y + 196, "USB alone feeds them all through D102.", 11, fill=NOTE)
+    d.text(x + 16, y + 46, "J1 %s" % by_ref["J1"].part.value, 11, bold=True)
+    d.line(x + 16, y + 70, x + 40, y + 70, width=1.5)
+    _resistor(d, x + 64, y + 70, "F1", "PTC 4 A")
+    d.line(x + 88, y + 70, x + 110, y + 70, width=1.5)
+    d.text(x + 126, y + 66, "Q1", 11, "middle", bold=True)
+    d.text(x + 126, y + 90, "D>S, G: GND", 10, "middle")
+    d.line(x + 142, y + 70, x + 170, y + 70, width=1.5)
+    _net(d, x + 146, y + 70, "+5V")
+    _capacitor(d, x + 180, y + 100, "C103", by_ref["C103"].part.value, polarised=True)
+    _ground(d, x + 180, y + 130)
+    _diode(d, x + 250, y + 110, "D103", "TVS to GND")
+    d.line(x + 170, y + 70, x + 300, y + 70, width=1.5)
+    _diode(d, x + 330, y + 70, "D101", by_ref["D101"].part.value)
+    _net(d, x + 356, y + 70, "VSYS (39)")
+    d.text(x + 16, y + 162, "5 V from J1 feeds the LEDs and, through D101, the Pico; Q1 "
+           "blocks a reversed", 11, fill=NOTE)
+    d.text(x + 16, y + 178, "supply, F1 trips on a short. USB feeds only the Pico (VBUS, "
+           "pin 40, unwired):", 11, fill=NOTE)
+    d.text(x + 16, y + 194, "the LEDs light from J1 alone.", 11, fill=NOTE)
 
 
 def _led_line(d, params, by_ref, x, y):
@@ -262,8 +264,9 @@ def _extras(d, params, by_ref, x, y):
     d.text(fx + 8, y + 114, "8 VDD: +3V3 (pin 36); 1-4, 7: GND", 11)
     _resistor(d, fx + 260, y + 85, "R2, R3", by_ref["R2"].part.value + " to +3V3",
               vertical=True)
-    d.text(fx + 380, y + 82, "C102 100 nF at VDD. Not fitted unless the BOM says so:", 11,
+    d.text(fx + 380, y + 82, "C102 100 nF at VDD. 32 KB for the game in progress:", 11,
            fill=NOTE)
-    d.text(fx + 380, y + 98, "the footprints are there for saves that need no flash", 11,
+    d.text(fx + 380, y + 98, "saves that need no flash erase. R4 4.7k holds LED_DATA", 11,
            fill=NOTE)
-    d.text(fx + 380, y + 114, "erase.", 11, fill=NOTE)
+    d.text(fx + 380, y + 114, "low while the Pico is out; SW103 pulls RUN (30) low.", 11,
+           fill=NOTE)
