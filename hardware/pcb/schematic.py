@@ -198,7 +198,13 @@ def _power(d, by_ref, x, y):
     _net(d, x + 146, y + 70, "+5V")
     _capacitor(d, x + 180, y + 100, "C103", by_ref["C103"].part.value, polarised=True)
     _ground(d, x + 180, y + 130)
-    _diode(d, x + 250, y + 110, "D103", "TVS to GND")
+    d.line(x + 255, y + 70, x + 255, y + 84, width=1.5)         # the TVS: cathode up
+    d.polygon([(x + 246, y + 102), (x + 264, y + 102), (x + 255, y + 86)], fill="#ffffff",
+              width=1.5)
+    d.line(x + 246, y + 86, x + 264, y + 86, width=2)
+    d.line(x + 255, y + 102, x + 255, y + 118, width=1.5)
+    _ground(d, x + 255, y + 118)
+    d.text(x + 266, y + 122, "D103 TVS", 11, bold=True)
     d.line(x + 170, y + 70, x + 300, y + 70, width=1.5)
     _diode(d, x + 330, y + 70, "D101", by_ref["D101"].part.value)
     _net(d, x + 356, y + 70, "VSYS (39)")
