@@ -224,9 +224,8 @@ def test_the_matrix_is_read_through_its_chips_register(board, chip):
     assert b.scan() == [(BMAP.crossing_of_cell[30] >> 3, BMAP.crossing_of_cell[30] & 7)]
 
 
-def test_a_chip_not_in_the_table_touches_no_register(board, monkeypatch):
-    b = board()
-    monkeypatch.setattr(sys.implementation, "_machine", "Some Board with RP2999")
+def test_a_chip_not_in_the_table_touches_no_register(board):
+    b = board(chip="RP2999")
     assert b.hw.chip() is None and b.hw.registers() is None
     matrix = b.hw.ReedMatrix(BMAP.row_pins, BMAP.col_pins)
     assert matrix.shift == -1                      # pin by pin
@@ -243,10 +242,9 @@ def test_a_chip_not_in_the_table_touches_no_register(board, monkeypatch):
     ("Raspberry Pi Pico with RP2040", "RP2040"), ("Raspberry Pi Pico2 with RP2350", "RP2350"),
     ("Raspberry Pi Pico2 with RP2350-RISCV", "RP2350"), ("linux [GCC 12.2.0] version", None),
     ("", None)])
-def test_the_chip_is_read_from_micropythons_machine_name(monkeypatch, name, chip):
+def test_the_chip_is_read_from_micropythons_machine_name(name, chip):
     from gameboard import hw
-    monkeypatch.setattr(sys.implementation, "_machine", name, raising=False)
-    assert hw.chip() == chip
+    assert hw.chip_of(name) == chip
 
 
 def test_restart_and_soft_reset_cannot_be_caught_as_exceptions(board):

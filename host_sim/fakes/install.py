@@ -11,11 +11,6 @@ def _bind(circuit, clock, modules, hooks, gone=(), undo=None):
     names `gone` out), run `hooks` after every sleep. Returns the callable that undoes it
     all (and then calls `undo`)."""
     saved = {name: sys.modules.get(name) for name in tuple(modules) + tuple(gone)}
-    # MicroPython names its board and chip in sys.implementation._machine ("Raspberry Pi Pico2
-    # with RP2350"); the firmware reads the chip there. CPython has no such field.
-    had_machine = hasattr(sys.implementation, "_machine")
-    saved_machine = getattr(sys.implementation, "_machine", None)
-    sys.implementation._machine = "Simulated Pico with %s" % getattr(circuit, "chip", "RP2040")
     previous_circuit = machine.use(circuit)
     previous_clock = mptime.use(clock)
     gave_clock = circuit.clock is None
@@ -37,10 +32,6 @@ def _bind(circuit, clock, modules, hooks, gone=(), undo=None):
                 clock.sleep_hooks.remove(hook)
         if gave_clock:
             circuit.clock = None
-        if had_machine:
-            sys.implementation._machine = saved_machine
-        else:
-            del sys.implementation._machine
         if undo is not None:
             undo()
         machine.use(previous_circuit)

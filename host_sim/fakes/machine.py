@@ -46,7 +46,7 @@ class Circuit(Electrics):
     switches             bytearray(8), or one byte a row line where there are more:
                          bit c of byte r = the switch at row r, col c is closed
     chip                 the Pico's chip, "RP2040" (a Pico) or "RP2350" (a Pico 2): its
-                         registers, and the name MicroPython gives it (install.py)
+                         registers, and the name simulated_machine() gives it
     """
 
     def __init__(self, row_pins=(), col_pins=(), diodes=True, clock=None, boardmap=None):
@@ -326,6 +326,13 @@ class _Memory:
 
 
 mem32 = _Memory()
+
+
+def simulated_machine():
+    """The simulated board's name as MicroPython gives a real one in
+    sys.implementation._machine, "<board> with <chip>": the firmware reads its chip there
+    (gameboard.hw.chip), and from this function when it runs on these fakes."""
+    return "Simulated Pico with %s" % circuit().chip
 
 
 def bitstream(pin, encoding, timing, buf):

@@ -37,16 +37,22 @@ _WATCHDOG_ENABLE = const(0x40000000)       # WATCHDOG CTRL's ENABLE bit (bit 30 
 _REGISTERS = {"RP2040": (0xD0000004, 0x4005B000), "RP2350": (0xD0000004, 0x400DB000)}
 
 
-def chip():
-    """The Pico's chip as the runtime names it: MicroPython's sys.implementation._machine is
+def chip_of(name):
+    """The chip in a runtime's machine name: MicroPython's sys.implementation._machine is
     "<board> with <chip>" ("Raspberry Pi Pico2 with RP2350", "... with RP2350-RISCV", whose
     peripherals sit at the same addresses). "RP2040", "RP2350", or None for another."""
-    name = getattr(sys.implementation, "_machine", "")
     mcu = name.split(" with ")[-1]
     for known in ("RP2040", "RP2350"):
         if mcu.startswith(known):
             return known
     return None
+
+
+def chip():
+    """This Pico's chip (chip_of). The simulator's machine module names the chip it
+    simulates (MicroPython's own has no such function)."""
+    simulated = getattr(machine, "simulated_machine", None)
+    return chip_of(simulated() if simulated else getattr(sys.implementation, "_machine", ""))
 
 
 def registers():
