@@ -70,11 +70,12 @@ def part_number_problems(bom, fab_parts):
 def test_every_part_the_fab_places_has_its_number_as_the_listing_names_it():
     assert part_number_problems(BOM, FAB_PARTS) == []
     placed = sum(int(row["Quantity"]) for row in BOM)
-    assert placed == len(CPL) == 61 * 4 + 16       # each hex's four, and the corner's
+    assert placed == len(CPL) == 61 * 4 + 17       # each hex's four, and the edges' parts
     with_lcsc = sum(int(row["Quantity"]) for row in BOM if row["LCSC"])
     # The reed switches, the FRAM, the bulk capacitor, the fuse and the three buttons are
     # bought by their makers' numbers (global sourcing): no LCSC number was found for them.
     assert placed - with_lcsc == 61 + 1 + 1 + 1 + 3
+    assert {"J1", "U3"} <= set(CPL)
     led = next(row for row in BOM if row["LCSC"] == "C2761795")
     assert led["Manufacturer Part"] == "WS2812B-B/T" and led["Quantity"] == "61"
 
@@ -96,9 +97,9 @@ def test_a_wrong_or_missing_part_number_is_found(change, words):
         assert word in found, found
 
 
-def test_only_the_pico_and_the_terminal_are_soldered_by_hand():
-    """Joints a maker solders: the Pico's 40 and the terminal's 2; the headers are not
-    ordered (J2, J3: for a maker who extends the board)."""
+def test_only_the_pico_is_soldered_by_hand():
+    """Joints a maker solders: the Pico's 40 (its sockets'); the headers are not ordered (J2,
+    J3: for a maker who extends the board)."""
     placed = set(CPL)
     by_hand = {}
     for ref, fp in BOARD.footprints.items():
@@ -106,9 +107,9 @@ def test_only_the_pico_and_the_terminal_are_soldered_by_hand():
         if ref in placed or kind in ("TP", "H", "FID") or fp.properties.get("fitted") == "no":
             continue
         by_hand[ref] = len({p.number for p in fp.pads})
-    assert by_hand == {"U1": 40, "J1": 2}
+    assert by_hand == {"U1": 40}
     readme = (ROOT / "hardware" / "README.md").read_text()
-    assert "| **always** | **42** |" in readme
+    assert "| **always** | **40** |" in readme
 
 
 # --- placement: the fab's rotations -------------------------------------------------------------
@@ -153,10 +154,10 @@ def test_every_part_is_turned_so_its_pin_1_lands_on_pad_1():
 def test_kicads_own_rotations_would_mount_the_corrected_families_wrong():
     """The placement file as KiCad writes it (what the board shipped with before): every LED
     turned half round, the level shifter, the FET and the FRAM a quarter off, the bulk
-    capacitor reversed, the buttons off their middle."""
+    capacitor reversed, the buttons and the terminal off their middle."""
     found = pin1_problems(BOARD, CPL_KICAD)
     wrong = sorted({re.sub(r"\d+$", "", line.split(" ")[0].rstrip(":")) for line in found})
-    assert wrong == ["C", "LED", "Q", "SW", "U"]
+    assert wrong == ["C", "J", "LED", "Q", "SW", "U"]
     assert sum("LED" in line and "pin 1" in line for line in found) == 61
     assert any(line.startswith("C103 ") for line in found)
     assert not any(line.startswith("C1 ") for line in found)        # 0603: no correction

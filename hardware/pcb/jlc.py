@@ -54,10 +54,14 @@ FAMILIES = (
     Family(r"^SW_SPST_REED_CT10-", 0.0, "W", "none (not polarised: a reed switch)",
            NONE_LISTED),
     Family(r"^SW_SPST_TL3342$", 0.0, "N", "none (pads 1 and 2 each a pair)", NONE_LISTED),
-    # KiCad's origin for this one is pad 1, not the body's middle: the fab places by the
-    # middle, 3.25 mm along the pins and 2.25 mm across (the footprint's own pad grid).
+    # KiCad's origin for these is pad 1, not the part's middle: the fab places by the middle
+    # of the pads, 3.25 mm along and 2.25 mm across for the button, 2.54 mm along for the
+    # terminal (the footprints' own pad grids).
     Family(r"^SW_PUSH_6mm_H13mm$", 0.0, "N", "none (pads 1 and 2 each a pair)", NONE_LISTED,
            offset=(3.25, -2.25)),
+    Family(r"^TerminalBlock_Phoenix_MKDS-1,5-2-5.08_", 0.0, "W",
+           "the wire entries toward the board's edge (row A's side), the screws up",
+           NONE_LISTED, offset=(2.54, 0.0)),
 )
 
 
