@@ -134,10 +134,10 @@ hardware: venv system-kicad
 	$(BIN)/python hardware/pcb/make.py
 
 # The firmware on the simulated board, in a web page (docs/web.md). The web server listens on
-# 8000, or on the PORT given on the command line: make sim PORT=8080 (deploy's PORT is a device).
-SIM_PORT = $(if $(filter command line,$(origin PORT)),$(PORT),8000)
+# HTTP_PORT: make sim HTTP_PORT=8080 (PORT is the board's serial device, for deploy and repl).
+HTTP_PORT ?= 8000
 sim: $(VENV)/.installed-sim
-	$(BIN)/iago serve --sim --http-port $(SIM_PORT)
+	$(BIN)/iago serve --sim --http-port $(HTTP_PORT)
 
 # The board page as a static folder, the firmware running in the page (docs/web.md):
 # python -m http.server -d build/site serves it.
