@@ -125,11 +125,13 @@ soak: venv
 	AGREEMENT_EXAMPLES=$(SOAK_EXAMPLES) AGREEMENT_STEPS=80 AGREEMENT_RANDOM=1 \
 		AGREEMENT_SHRINK=0 $(BIN)/pytest -q -x -p no:cacheprovider tests/test_agreement.py -k physical_play
 
-# The board diagrams, wiring tables and 1:1 template under hardware/generated/, and the PCB
+# The board diagrams, wiring tables and 1:1 template under hardware/generated/, the score on a
+# full board (docs/score-full-board.png) and the card (docs/quick-reference.pdf), and the PCB
 # (KiCad project, fab files, schematic, pictures) under hardware/pcb/ (hardware/README.md).
 hardware: venv system-kicad
 	$(BIN)/python hardware/make.py
 	$(BIN)/python -m hardware.stack write
+	$(BIN)/python -m hardware.seen
 	$(BIN)/python hardware/card.py
 	$(BIN)/python hardware/pcb/make.py
 

@@ -445,8 +445,8 @@ class Controller:
         refused, the disk's hex flashes the answer."""
         granted = self.game.claim_penalty()
         last = self.game.peek()
-        if last is not None:
-            self.blink(last, palette.SETTING_ON if granted else palette.ERROR, now)
+        if last is not None:    # steady (bit 7): a fast red blink says "lift this disk"
+            self.blink(last, (palette.SETTING_ON if granted else palette.ERROR) | 0x80, now)
         if granted:
             self._game_changed()
             self.save_due = True
