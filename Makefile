@@ -125,21 +125,23 @@ soak: venv
 	AGREEMENT_EXAMPLES=$(SOAK_EXAMPLES) AGREEMENT_STEPS=80 AGREEMENT_RANDOM=1 \
 		AGREEMENT_SHRINK=0 $(BIN)/pytest -q -x -p no:cacheprovider tests/test_agreement.py -k physical_play
 
-# The board diagrams, wiring tables and 1:1 template under hardware/generated/, and the PCB
+# The board diagrams, wiring tables and 1:1 template under hardware/generated/, the score on a
+# full board (docs/score-full-board.png) and the card (docs/quick-reference.pdf), and the PCB
 # (KiCad project, fab files, schematic, pictures) under hardware/pcb/ with the DC solve of its
 # 5 V and GND copper (hardware/pcb/power.txt; hardware/README.md).
 hardware: venv system-kicad
 	$(BIN)/python hardware/make.py
 	$(BIN)/python -m hardware.stack write
+	$(BIN)/python -m hardware.seen
 	$(BIN)/python hardware/card.py
 	$(BIN)/python hardware/pcb/make.py
 	$(BIN)/python hardware/pcb/powerflow.py --write
 
 # The firmware on the simulated board, in a web page (docs/web.md). The web server listens on
-# 8000, or on the PORT given on the command line: make sim PORT=8080 (deploy's PORT is a device).
-SIM_PORT = $(if $(filter command line,$(origin PORT)),$(PORT),8000)
+# HTTP_PORT: make sim HTTP_PORT=8080 (PORT is the board's serial device, for deploy and repl).
+HTTP_PORT ?= 8000
 sim: $(VENV)/.installed-sim
-	$(BIN)/iago serve --sim --http-port $(SIM_PORT)
+	$(BIN)/iago serve --sim --http-port $(HTTP_PORT)
 
 # The board page as a static folder, the firmware running in the page (docs/web.md):
 # python -m http.server -d build/site serves it.

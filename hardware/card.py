@@ -27,8 +27,9 @@ DATA = HERE / "card.toml"
 OUT = ROOT / "docs" / "quick-reference.pdf"
 
 sys.path.insert(0, str(ROOT / "firmware" / "lib"))   # the firmware's palette and painter
+sys.path.insert(0, str(ROOT))                         # hardware.seen: the cues measured
 
-from gameboard import painter, palette  # noqa: E402
+from gameboard import archive, painter, palette  # noqa: E402
 from gameboard.layout import hex_layout  # noqa: E402
 from gameboard.settings import BRIGHTNESS_LEVELS, CHOICES, NAMES, Settings  # noqa: E402
 
@@ -40,6 +41,7 @@ UNLIT = (52, 52, 56)         # how a dark LED's hex is printed: not black, a hex
 INK = (24, 24, 24)
 MUTED = (90, 90, 90)
 STRIP_MS = 2000              # every pattern's timeline shows this much time, to one scale
+SMALL = 7.0                  # the smallest type on the card, in points: read at arm's length
 GAMMA = 2.6                  # the LED output's (gameboard/leds.py): palette values are perceptual
 # The settings hexes' keys, as docs/board.md's diagram prints them.
 KEYS = {"rules": "R", "penalty": "P", "hints": "H", "brightness": "B", "palette": "C",
@@ -84,13 +86,10 @@ def load(path=DATA):
             raise CardError("settings.names has no %s" % name)
     example = data["score"].get("example")
     if example:
-        from iago import hexgrid
-        for name in example.get("lit", ()):
-            try:
-                hexgrid.parse_cell(name)
-            except ValueError:
-                raise CardError("score.example: %r is no hex of the board" % (name,))
-        colour(example.get("colour", ""), "score.example")
+        number = example.get("number")
+        if not (isinstance(number, int) and 0 <= number <= 999 and
+                isinstance(example.get("caption"), str)):
+            raise CardError("score.example: a number 0-999 and its caption, not %r" % (number,))
     for i, gesture in enumerate(data["gesture"], 1):
         if not (isinstance(gesture.get("do"), str) and isinstance(gesture.get("does"), str)):
             raise CardError("gesture %d needs `do` and `does`" % i)
@@ -205,6 +204,11 @@ class Sheet:
         else:
             self.c.drawString(px, py, text)
 
+    def width(self, text, size, bold=False):
+        """The width of `text` in mm."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+        return stringWidth(text, "Helvetica-Bold" if bold else "Helvetica", size) / PT_PER_MM
+
     def para(self, x, y, text, size, width, bold=False, rgb=INK, leading=1.22):
         """`text` wrapped to `width` mm from baseline y; returns the y below its last line."""
         from reportlab.lib.utils import simpleSplit
@@ -218,7 +222,8 @@ class Sheet:
 
 def strip(sheet, x, y, w, h, steps, for_ms=None):
     """The pattern's colours over STRIP_MS, left to right, to one scale for every pattern:
-    repeated, or once for `for_ms` and unlit after it (light grey)."""
+    repeated, or once for `for_ms` and unlit after it (light grey). Returns its timing in
+    words."""
     last = STRIP_MS if for_ms is None else min(for_ms, STRIP_MS)
     t = 0
     while t < last:
@@ -233,12 +238,10 @@ def strip(sheet, x, y, w, h, steps, for_ms=None):
                    (222, 222, 222))
     sheet.rect(x, y, w, h, outline=MUTED)
     if for_ms is not None:
-        label = "%s s, once" % _seconds(for_ms)
-    elif len(steps) == 1:
-        label = "steady"
-    else:
-        label = "repeats every %s s" % _seconds(sum(ms for _, ms in steps))
-    sheet.text(x, y + h + 2.4, label, 5.2, rgb=MUTED)
+        return "%s s, once" % _seconds(for_ms)
+    if len(steps) == 1:
+        return "steady"
+    return "repeats every %s s" % _seconds(sum(ms for _, ms in steps))
 
 
 def _seconds(ms):
@@ -252,7 +255,7 @@ def _lit(rgb):
 
 def draw_leds(sheet, data, x, y, width):
     y = heading(sheet, x, y, "What the LEDs say")
-    r = 3.7
+    r = 3.4
     for led in data["led"]:
         top = y
         first = led["show"][0][0]
@@ -263,10 +266,12 @@ def draw_leds(sheet, data, x, y, width):
             sheet.hexagon(x + 3 * r + 1.2, top + r, r, _lit(colour(led["with"][0][0])))
             if led.get("with_disk"):
                 sheet.disk(x + 3 * r + 1.2, top + r, r * 0.62)
-        strip(sheet, x, top + 2 * r + 1.2, 4 * r + 1.2, 1.6, led["show"], led.get("for_ms"))
+        timing = strip(sheet, x, top + 2 * r + 1.2, 4 * r + 1.2, 1.6, led["show"],
+                       led.get("for_ms"))
         text_x = x + 4 * r + 4.5
-        below = sheet.para(text_x, top + 2.8, led["text"], 7.9, width - (text_x - x))
-        y = max(below + 2.8, top + 2 * r + 7.6)
+        below = sheet.para(text_x, top + 2.6, "%s (%s)" % (led["text"], timing), 7.4,
+                           width - (text_x - x), leading=1.18)
+        y = max(below + 2.4, top + 2 * r + 5.0)
     return y
 
 
@@ -289,21 +294,22 @@ def draw_settings(sheet, data, x, y, width):
             sheet.hexagon(cx, cy, r, (235, 235, 235) if name is None else (200, 200, 200))
             label = KEYS[name] if name else ""
             sheet.text(cx, cy + 1.0, label, 7.5, bold=True, centre=True)
-            sheet.text(cx, cy + r + 1.9 if row == "A" else cy - r - 0.8,
-                       "%s%d" % (row, k + 1), 4.6, rgb=MUTED, centre=True)
-    sheet.text(x + 2 * w + 6.5 * w + 2, y + 1.5 * r + r + 0.5, "dark's side of the board", 6.0,
+            sheet.text(cx, cy + r + 2.8 if row == "A" else cy - r - 0.9,
+                       "%s%d" % (row, k + 1), SMALL, rgb=MUTED, centre=True)
+    sheet.text(x + 2 * w + 6.5 * w + 2, y + 1.5 * r + r + 0.5, "dark's side of the board", SMALL,
                rgb=MUTED)
-    y += 4 * r + 5.5
+    y += 4 * r + 6.5
     shades = setting_colours()
     for i, name in enumerate(NAMES):
         cell = hexgrid.cell_name(layout.setting_cells[i])
         sheet.text(x, y + 1.0, KEYS[name], 7.5, bold=True)
         sheet.text(x + 3.5, y + 1.0, "%s  %s" % (cell, settings["names"][name]), 7.2)
         sr = 1.9
-        for k, (word, rgb) in enumerate(zip(settings[name], shades[name])):
-            cx = x + 4.5 + k * 17.0
+        cx = x + 4.5
+        for word, rgb in zip(settings[name], shades[name]):
             sheet.hexagon(cx, y + 4.6, sr, _lit(rgb))
-            sheet.text(cx + sr + 1.0, y + 5.5, word, 6.0)
+            sheet.text(cx + sr + 1.0, y + 5.6, word, SMALL)
+            cx += sr * 2 + 4.0 + sheet.width(word, SMALL)
         y += 8.6
     return y
 
@@ -322,37 +328,66 @@ def draw_score(sheet, data, x, y, width):
         y = sheet.para(x, y + 0.6, line, 7.6, width) + 3.7
     example = data["score"].get("example")
     if example:
-        r = 1.7
-        bottom = mini_board(sheet, x + 1.0, y, r, set(example["lit"]), colour(example["colour"]))
-        sheet.para(x + 19 * r, y + 4.0, example["caption"], 7.0, width - 19 * r, rgb=MUTED)
-        y = bottom
+        # The number's digit screens as the firmware draws them, in dark's colour, the
+        # score's marks green.
+        layout = hex_layout()
+        r = 1.45
+        step = 17 * r
+        for k, digit in enumerate(str(example["number"])):
+            cells = archive.draw(layout, int(digit), 2)
+            bottom = mini_board(sheet, x + k * step, y, r, cells)
+        sheet.para(x, bottom + 1.5, example["caption"], SMALL, width, rgb=MUTED)
+        y = bottom + 4.5
     return y
 
 
-def mini_board(sheet, x, y, r, lit, rgb):
-    """The 61 hexes, row I at the top, the hexes named in `lit` in `rgb`; returns the y below."""
+def mini_board(sheet, x, y, r, cells):
+    """The 61 hexes, row I at the top: a digit (1 in `cells`) in dark's colour, a mark (2)
+    green; returns the y below."""
     from iago import hexgrid
     w = math.sqrt(3) * r
+    shade = (UNLIT, palette.rgb(palette.STANDARD, palette.DARK),
+             palette.rgb(palette.STANDARD, palette.WIN))
     for cell in range(hexgrid.CELLS):
-        name = hexgrid.cell_name(cell)
-        row, num = "ABCDEFGHI".index(name[0]), int(name[1])
+        row, num = hexgrid.ROW_OF[cell], hexgrid.NUMBER_OF[cell]
         cx = x + w / 2 + w * (num - 1 - row / 2.0) + 2 * w
         cy = y + r + (8 - row) * 1.5 * r
-        sheet.hexagon(cx, cy, r, rgb if name in lit else UNLIT, outline=(120, 120, 120))
-    return y + 2 * r + 8 * 1.5 * r + 2.0
+        sheet.hexagon(cx, cy, r, shade[cells[cell]], outline=(120, 120, 120))
+    return y + 2 * r + 8 * 1.5 * r + 1.0
+
+
+def draw_cues(sheet, x, y, width):
+    """The cues that share a look, with the difference measured between them (docs/board.md,
+    "Telling the cues apart"): the smallest at any brightness, standard / colour-blind."""
+    from hardware.seen import cues
+    y = heading(sheet, x, y, "Telling the cues apart")
+    y = sheet.para(x, y + 0.6, "A cue steady in a colour is never shown by another for as long "
+                   "as a glance (0.2 s); cues of one rhythm differ in colour by CIEDE2000 %g "
+                   "or more (the smallest at any brightness, standard / colour-blind):"
+                   % cues.MIN_DELTA_E, 7.3, width) + 3.4
+    measured, lit = cues.measure()
+    for name, (standard, blind, other) in cues.closest(measured, lit):
+        sheet.text(x + 2.0, y, "%s / %s" % (name, other) if other != name else
+                   "%s, two faces" % name, SMALL)
+        sheet.text(x + width - 14.0, y, "%.0f / %.0f" % (standard, blind), SMALL, bold=True)
+        y += 3.4
+    y = sheet.para(x, y + 0.4, "Every other two cues lit at once differ in rhythm or by a "
+                   "disk on one of them: docs/board.md has the table.", SMALL, width, rgb=MUTED)
+    return y + 1.0
 
 
 def draw_palettes(sheet, x, y):
     """The colour-blind palette beside the standard one: the same meanings, other colours."""
-    sheet.text(x, y, "Colour-blind palette (setting C):", 6.6, bold=True)
+    title = "Colour-blind palette (setting C):"
+    sheet.text(x, y, title, SMALL, bold=True)
     names = (("DARK", "dark"), ("LIGHT", "light"), ("DARK_CAPTIVE", "dark captive"),
              ("LIGHT_CAPTIVE", "light captive"), ("ERROR", "refused"), ("WIN", "winner"))
-    cx = x + 38.0
+    cx = x + sheet.width(title, SMALL, bold=True) + 4.0
     for name, word in names:
         for pal, dx in ((palette.STANDARD, 0.0), (palette.COLOUR_BLIND, 3.8)):
             sheet.hexagon(cx + dx, y - 1.0, 1.8, palette.rgb(pal, getattr(palette, name)))
-        sheet.text(cx + 6.4, y, word, 6.0)
-        cx += 24.0
+        sheet.text(cx + 6.4, y, word, SMALL)
+        cx += 6.4 + sheet.width(word, SMALL) + 4.5
 
 
 def heading(sheet, x, y, text):
@@ -376,6 +411,7 @@ def card_pdf(data):
     top = sheet.para(MARGIN, MARGIN + 11.0, data["subtitle"], 8.0, PAGE[0] - 2 * MARGIN,
                      rgb=MUTED) + 3.0
     left = draw_leds(sheet, data, MARGIN, top, column)
+    left = draw_cues(sheet, MARGIN, left + 1.5, column)
     right_x = MARGIN + column + GAP
     right = draw_settings(sheet, data, right_x, top, column)
     right = draw_gestures(sheet, data, right_x, right + 1.5, column)
@@ -387,7 +423,7 @@ def card_pdf(data):
                                                 max(left, right) - (bottom - 8.0)))
     draw_palettes(sheet, MARGIN, bottom - 2.5)
     sheet.text(PAGE[0] - MARGIN - 46.0, bottom + 3.0,
-               "hardware/card.py, from hardware/card.toml", 5.5, rgb=MUTED)
+               "hardware/card.py, from hardware/card.toml", SMALL, rgb=MUTED)
     canvas.showPage()
     canvas.save()
     return buf.getvalue()

@@ -107,6 +107,10 @@ def _load(source, args):
                                               source, kept.TITLE, args.module.TITLE))
         return game.board(), game
     if len(source.split()) < 2:
+        folder = os.path.dirname(source)
+        if source.lower().endswith(".iago") or (folder and os.path.isdir(folder)):
+            # A file's name, not rows: say that the file is missing.
+            raise iago.InvalidRecordError("%s: no such file" % source)
         raise iago.InvalidPositionError("%r is neither a record file nor a position text "
                                         "(rows and side to move)" % source)
     return _board(source, args), None
@@ -120,7 +124,9 @@ def cmd_show(args):
         names = ["%s: %s" % (k, v) for k, v in game.headers if k in ("Dark", "Light", "Date")]
         if names:
             out.append("  ".join(names))
-        out.append("rules %s, %d placements" % (board.rules.name(), len(board.move_stack)))
+        count = len(board.move_stack)
+        out.append("rules %s, %d placement%s" % (board.rules.name(), count,
+                                                "" if count == 1 else "s"))
     out.extend(render.draw(board, colour=colour, highlight=set(board.move_stack[-1:])))
     out.extend(render.describe_scores(board))
     out.append(render.describe_outcome(board))
@@ -250,7 +256,9 @@ def _add_engine_commands(add):
     p.add_argument("--level", type=_player, default=3, metavar="L", help=players + " (default 3)")
     p.add_argument("--colour", "--color", choices=("dark", "light"), default="dark",
                    help="your colour (default dark, who moves first)")
-    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="default 0")
+    p.add_argument("--seed", type=_seed, default=None, metavar="S",
+                   help="fixes how the coin falls (Othello) and the computer's choices; "
+                   "default: a random coin, the computer's choices as seed 0")
 
 
 def _add_serve(sub):

@@ -421,4 +421,13 @@ def cmd_versus(args):
     level = parse_player(args.level)
     human = iago.DARK if args.colour == "dark" else iago.LIGHT
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    versus(level, human, args.rules, sys.stdin, sys.stdout, args.seed, colour, args.module.GAME)
+    seed = args.seed
+    coin = None if seed is None else seeded_coin(args.module, seed)
+    versus(level, human, args.rules, sys.stdin, sys.stdout, seed or 0, colour, args.module.GAME,
+           coin)
+
+
+def seeded_coin(module, seed):
+    """How the coin falls for `seed` (a game without a coin toss: None)."""
+    faces = getattr(module, "COIN", None)
+    return faces[engine.mix_seed(seed, 7877) & 1] if faces else None

@@ -462,7 +462,7 @@ class Table:
             elif cell in legal and ctl.settings.hints:
                 allowed = {hint}
             elif cell in self.layout.corners:
-                allowed = {hint, palette.OFF}       # the turn signal's pulse
+                allowed = {mover, palette.OFF}      # the turn signal's two flashes
                 if ctl.view.flash_fault:
                     allowed.add(palette.ERROR)      # and the red one of a flash that fails
             else:

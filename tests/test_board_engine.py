@@ -149,3 +149,31 @@ def test_suggest_on_the_computers_turn_answers_with_its_choice(board):
     board.advance(3000)
     again = events(board, "computer_move")
     assert len(first) == 1 and again == first and not events(board, "suggestion")
+
+
+def test_the_computer_waits_until_the_settings_hexes_stand_still():
+    """Issue: setting the computer to light with B1 passes through dark, and the computer at
+    once announced a move for dark while the disk was still on B1. Before the first placement
+    the computer plays only once no switch has changed for 2 s (docs/board.md)."""
+    from test_controller import Table
+    table = Table()
+    table.place("B1", rest=450)                     # a step: the computer plays dark
+    assert table.ctl.settings.computer == "dark"
+    table.advance(1000)                             # the disk still on B1
+    table.lift("B1", hold=900)                      # lifted, to step again
+    table.place("B1", rest=450)                     # the computer plays light
+    assert table.ctl.settings.computer == "light"
+    table.lift("B1", hold=100)
+    assert "computer_move" not in table.kinds()
+    # Light's computer: dark (the player) places, then the computer answers.
+    table.place("E4")
+    table.advance(3000)
+    moves = [e for e in table.events if e["event"] == "computer_move"]
+    assert [m["side"] for m in moves] == ["light"]
+    # Left still, a disk resting on B1 lets the computer play after 2 s.
+    table = Table()
+    table.place("B1", rest=450)
+    table.advance(1000)
+    assert "computer_move" not in table.kinds()
+    table.advance(2500)
+    assert [e["side"] for e in table.events if e["event"] == "computer_move"] == ["dark"]

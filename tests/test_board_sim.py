@@ -53,7 +53,7 @@ def test_start_up_light_check_then_the_turn_shows():
         b.advance(1200)
         events = [m["event"] for m in b.received() if "event" in m]
         assert events == ["startup"]
-        assert palette.HINT_DARK in corner_colours(b, "E1")             # corners: dark to move
+        assert palette.DARK in corner_colours(b, "E1")                  # corners: dark to move
         assert shows(b, b.led("A1"), palette.SETTING_ON)                 # settings hex: standard
 
 
@@ -199,8 +199,13 @@ def test_a_refused_placement_lights_the_legal_hexes_to_say_why(runtime):
         assert legal == ["D6"]                          # capturing D5 is forced
 
         def bright():
-            return sorted(n for n, rgb in board.leds().items() if rgb == dark and
-                          C(n) not in board.disks)
+            # Steadily: the turn corners flash the same colour, 0.1 s at a time.
+            seen = []
+            for _ in range(3):
+                seen.append({n for n, rgb in board.leds().items() if rgb == dark and
+                             C(n) not in board.disks})
+                board.advance(400)
+            return sorted(set.intersection(*seen))
 
         assert bright() == []
         board.place("C2", "D")                           # inner, free: refused

@@ -6,10 +6,11 @@ own path: palette, gamma, brightness, current cap, for each palette, every brigh
 and every map of a hex board (the only board with captives). The frames are a whole board of
 captives, so the cap scales them as it does on the brightest boards.
 
-The difference is CIEDE2000 (the `coloraide` package; its formula is checked against Sharma's
-published pairs below).
+The difference is CIEDE2000 as hardware/seen/eye.py reads it (the `coloraide` package; its
+formula is checked against Sharma's published pairs below).
 """
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,10 @@ from gameboard.leds import LedOutput
 from gameboard.settings import BRIGHTNESS_LEVELS
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
+sys.path.insert(0, str(HARDWARE.parent))
+# What the eye sees of a wire colour, and CIEDE2000 between two (the smaller of the LED's and
+# the page's reading): one model for the whole project.
+from hardware.seen.eye import as_emitted, delta_e  # noqa: E402
 MAP_FILES = sorted([HARDWARE / "board.json"] + list((HARDWARE / "boards").glob("*.json")))
 HEX_MAPS = [m for m in (load(str(p)) for p in MAP_FILES) if m.geometry == "hex"]
 PALETTES = [("standard", palette.STANDARD), ("colour-blind", palette.COLOUR_BLIND)]
@@ -31,29 +36,6 @@ PAIR_MIN = 10
 # blinks fast, a face-up disk shows its own face, the win colour comes at the game's end only),
 # so a difference plainly seen side by side is enough: CIEDE2000 5 is that, 8 leaves a margin.
 NEIGHBOUR_MIN = 8
-
-
-def as_emitted(colour):
-    """A wire colour (r, g, b) as light, for CIEDE2000.
-
-    A wire value is the LED's PWM duty, so it is proportional to the light the LED gives (gamma
-    is already applied): linear light. The LED's primaries are taken as sRGB's (those of WS2812-
-    type LEDs are close) and all three at full duty as the white the eye adapts to, so wire/255
-    is linear sRGB. A dim brightness setting then counts as a dark colour, which understates
-    what a player sees, whose eye adapts to a dim board: the cautious reading.
-    """
-    return Color("srgb-linear", [v / 255 for v in colour])
-
-
-def as_page_draws(colour):
-    """A wire colour as the page puts it on screen (app.js, screenLevel: the 1/2.2 exponent),
-    read back as sRGB: the same light through the page's own encoding."""
-    return Color("srgb", [round(255 * (v / 255) ** (1 / 2.2)) / 255 for v in colour])
-
-
-def delta_e(a, b):
-    """The smaller CIEDE2000 of the two readings of wire colours `a` and `b`."""
-    return min(view(a).delta_e(view(b), method="2000") for view in (as_emitted, as_page_draws))
 
 
 def emitted(bmap, pal, colours, brightness, lit=None):

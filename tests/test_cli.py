@@ -81,6 +81,14 @@ def test_illegal_move_names_it_and_lists_legal_ones_and_keeps_printed_lines():
     assert_bad_input(proc, "E5", "not a legal move", "legal: B2")
 
 
+def test_a_move_on_a_taken_hex_says_it_is_taken():
+    # Not "not a legal move": the hex holds a disk already (issue: E4 E4).
+    proc = run("play", EMPTY, "E4", "E4")
+    assert proc.stdout.splitlines() == [AFTER_E4]
+    assert_bad_input(proc, "E4 is taken, by dark", "legal: B2")
+    assert "not a legal move" not in proc.stderr
+
+
 def test_unknown_cell_is_named():
     assert_bad_input(run("play", EMPTY, "Z9"), "Z9")
     assert_bad_input(run("play", EMPTY, "A6"), "A6")
@@ -167,6 +175,25 @@ def test_show_reports_a_bad_record_file(tmp_path):
     path.write_text('[Rules "standard"]\n\n1. E4 E5 *\n')
     assert_bad_input(run("show", str(path)), "bad.iago", "E5")
     assert_bad_input(run("show", str(tmp_path / "missing.iago")), "missing.iago")
+
+
+def test_show_of_a_missing_file_says_there_is_no_such_file(tmp_path):
+    # Something that looks like a file name and names none: no such file, not "neither a
+    # record file nor a position text".
+    proc = run("show", str(tmp_path / "nosuchfile.iago"))
+    assert_bad_input(proc, "no such file", "nosuchfile.iago")
+    assert "neither" not in proc.stderr
+    assert_bad_input(run("show", "nosuchfile"), "nosuchfile", "neither a record file")
+
+
+def test_show_counts_one_placement_in_the_singular(tmp_path):
+    board = iago.Board()
+    board.play("E4")
+    path = tmp_path / "one.iago"
+    path.write_text(record.write(board))
+    proc = run("show", str(path))
+    assert proc.returncode == 0
+    assert "1 placement\n" in proc.stdout and "1 placements" not in proc.stdout
 
 
 def test_score_gives_both_scores_and_the_winner_with_the_reason():

@@ -106,7 +106,8 @@ def test_versus_plays_io_to_the_end():
 @pytest.mark.parametrize("args,fragments", [
     (["--game", "chess", "moves", "x"], ["unknown game 'chess'"]),
     (["--game", "io", "--rules", "8x8", "show"], ["--rules", "'8x8'"]),
-    (["--game", "othello", "play", OTHELLO_START, "E5"], ["e5 is not a legal move"]),
+    (["--game", "othello", "play", OTHELLO_START, "E5"], ["e5 is taken, by white"]),
+    (["--game", "othello", "play", OTHELLO_START, "c3"], ["c3 is not a legal move"]),
     (["--game", "othello", "play", OTHELLO_START, "z9"], ["z9"]),
     (["--game", "othello", "play", OTHELLO_START, "a1"], ["a1 is not a legal move for black"]),
     (["--game", "numberline", "moves", "10 X"], ["'X'"]),

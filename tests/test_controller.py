@@ -262,15 +262,21 @@ def test_captive_shows_its_hidden_colour_steadily(palette_index):
 
 
 def test_a_corner_that_is_not_a_legal_move_only_pulses_and_a_legal_move_glows_steadily():
-    """Issue: empty corners glowed exactly like legal moves, so players placed on them."""
+    """Issues: empty corners glowed exactly like legal moves, so players placed on them; then
+    they pulsed 250 ms in the legal moves' glow, which a glance still took for one. Now two
+    flashes of the mover's disk colour every 1.5 s, none as long as a glance (0.2 s)."""
     table = Table()
     table.advance(STARTUP_MS + 10)
     start = table.now
     samples = [start + t for t in range(0, 3000, 25)]
-    corner = [table.colour("E1", t) == pal(palette.HINT_DARK) for t in samples]
+    corner = [table.colour("E1", t) for t in samples]
     legal = [table.colour("E4", t) == pal(palette.HINT_DARK) for t in samples]
     assert all(legal)
-    assert 0 < sum(corner) <= len(samples) // 5             # a short pulse, mostly dark
+    assert set(corner) == {pal(palette.DARK), pal(palette.OFF)}     # never the legal glow
+    lit = "".join("#" if c == pal(palette.DARK) else "." for c in corner)
+    assert lit.count("#") * 25 == 2 * 2 * 100                    # 2 x 2 flashes of 100 ms
+    assert "#" * 8 not in lit                                    # none lasts 200 ms
+    assert lit.count(".#") + lit.startswith("#") == 4
 
 
 def test_nothing_glows_as_a_legal_move_while_a_disk_is_missing():

@@ -97,8 +97,9 @@ def test_the_settings_hexes_colours_are_the_painters():
     assert shades["rules"] == [rgb("SETTING_ON"), rgb("DARK"), rgb("LIGHT"), rgb("DARK_CAPTIVE")]
     assert shades["hints"] == [rgb("SETTING_OFF"), rgb("SETTING_ON")]
     assert shades["computer"] == [rgb("SETTING_OFF"), rgb("DARK"), rgb("LIGHT")]
-    assert shades["level"] == [rgb("HINT_DARK"), rgb("HINT_LIGHT"), rgb("DARK"), rgb("LIGHT"),
-                               rgb("WIN")]
+    # Levels in no legal move's glow (docs/board.md, "Telling the cues apart").
+    assert shades["level"] == [rgb("SETTING_OFF"), rgb("DARK_CAPTIVE"), rgb("DARK"), rgb("LIGHT"),
+                               rgb("SETTING_ON")]
     assert shades["brightness"][-1] == rgb("LIGHT")                      # full
     assert sum(shades["brightness"][0]) < sum(shades["brightness"][-1])   # dim is dimmer
 
@@ -117,6 +118,23 @@ def test_the_card_has_the_settings_the_gestures_and_the_score():
     assert "counts as 1" in text and "centre decides" in text
 
 
+def test_no_type_on_the_card_is_smaller_than_7_points():
+    """Issue: labels at 4.6-6 pt could not be read at the table."""
+    sizes = [float(v) for v in re.findall(rb"/F\d+ ([\d.]+) Tf", CARD.read_bytes())]
+    assert sizes and min(sizes) >= 7.0, sorted(set(sizes))
+
+
+def test_the_card_gives_the_scores_order_and_how_the_cues_differ():
+    """Issue: the card did not say the score's order (the winner, then each side's inner,
+    outer and score; hundreds first; light's digits upright for light)."""
+    text = " ".join(pdf_text(CARD.read_bytes()))
+    text = re.sub(r"\s+", " ", text)
+    for words in ("the winner's disks green; then dark's inner count, outer count and score, "
+                  "then light's (upright for light)", "hundreds first", "E2 and E8 inner",
+                  "rows A and I the score", "Telling the cues apart", "CIEDE2000 10"):
+        assert words in text, words
+
+
 @pytest.mark.parametrize("change, words", [
     (('"DARK", 1]]\nwith = [["LIGHT"', '"PURPLE", 1]]\nwith = [["LIGHT"'),
      ["'PURPLE' is no colour of gameboard/palette.py"]),
@@ -124,7 +142,7 @@ def test_the_card_has_the_settings_the_gestures_and_the_score():
      ["settings.brightness must name its 4 values"]),
     (('show = [["ERROR", 125], ["OFF", 125]]', 'show = [["ERROR", 0]]'),
      ["is not [colour, ms]"]),
-    (('lit = ["G5"', 'lit = ["K5"'), ["'K5' is no hex of the board"]),
+    (('number = 108', 'number = -8'), ["score.example: a number 0-999"]),
     (('text = "A dark disk (blue), a light disk (warm white)."',
       'text = "' + "A dark disk. " * 400 + '"'), ["runs", "past the page"]),
 ])

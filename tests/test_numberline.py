@@ -125,7 +125,7 @@ def test_any_empty_mark_may_take_a_coin():
     assert marks(board.legal_moves) == ["20", "22", "23", "24", "26", "29"]
     assert board.count_moves() == len(board.legal_moves) == 6
     assert cell("20") in board.legal_moves and cell("21") not in board.legal_moves
-    with pytest.raises(IllegalMoveError, match="21 is not a legal move for dimes"):
+    with pytest.raises(IllegalMoveError, match="21 is taken, by dimes; legal: 20 22"):
         board.play("21")
     with pytest.raises(IllegalMoveError, match="25"):
         board.flips(cell("25"))

@@ -307,3 +307,21 @@ def test_versus_othello_coin_call_refuses_what_calls_no_face():
     assert "'x' is neither heads nor tails" in text
     assert "'' is neither heads nor tails" in text
     assert "The coin shows heads: the computer places first." in text
+
+
+def test_versus_seed_fixes_the_othello_coin_toss(monkeypatch, capsys):
+    # `--seed` fixes the coin toss as it fixes the computer's choices; without it the coin
+    # falls at random. The system's random bytes alternate here, so a coin taken from them
+    # shows both faces in two runs.
+    from host_sim import cli
+    falls = iter([b"\x00", b"\x01"] * 8)
+    monkeypatch.setattr(play.os, "urandom", lambda n: next(falls))
+
+    def coin(*seed):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("heads\nquit\n"))
+        cli.main(["--game", "othello", "versus"] + ["--seed", *seed][:2 * len(seed)])
+        return re.search(r"The coin shows (\w+)", capsys.readouterr().out).group(1)
+
+    assert coin("0") == coin("0") == coin("0")
+    assert {coin(str(seed)) for seed in range(8)} == {"heads", "tails"}
+    assert {coin(), coin()} == {"heads", "tails"}     # no seed: the system's random bytes

@@ -21,34 +21,39 @@ SQUARE9 = ROOT / "hardware" / "boards" / "square9.json"
 SQUARE7 = ROOT / "hardware" / "boards" / "square7.json"
 DISK = {palette.DARK: "D", palette.LIGHT: "L"}
 HINT = {1: palette.HINT_DARK, 2: palette.HINT_LIGHT}
+DISK_COLOUR = {1: palette.DARK, 2: palette.LIGHT}
 
 
 def looks(board):
-    """What each square shows over one slow blink (400 ms on, 400 off): {square: the set of
-    colours seen}, from four looks at the LEDs' colours 200 ms apart."""
+    """What each square shows over one slow blink (400 ms on, 400 off): {square: the
+    colours seen, in turn}, from sixteen looks at the LEDs' colours 50 ms apart."""
     ctl = board.app.controller
-    seen = [set() for _ in range(ctl.n)]
-    for i in range(4):
+    seen = [[] for _ in range(ctl.n)]
+    for i in range(16):
         if i:
-            board.advance(200)
+            board.advance(50)
         for c in range(ctl.n):
-            seen[c].add(ctl.view.colours[c])
+            seen[c].append(ctl.view.colours[c])
     return dict(enumerate(seen))
 
 
 def asked_for(seen):
-    """Squares blinking in a disk's colour and dark: put a disk there with that face up."""
+    """Squares blinking slowly in a disk's colour and dark (each seen 0.3 s on end; the turn
+    corners' flashes last 0.1 s): put a disk there with that face up."""
     out = {}
     for c, colours in seen.items():
-        others = colours - {palette.OFF}
+        others = set(colours) - {palette.OFF}
         if palette.OFF in colours and len(others) == 1 and others <= set(DISK):
-            out[c] = DISK[others.pop()]
+            colour = others.pop()
+            if any(colours[i:i + 6] == [colour] * 6 for i in range(len(colours))):
+                out[c] = DISK[colour]
     return out
 
 
 def turn_these(seen):
     """Squares alternating between the two disk colours: turn those disks."""
-    return sorted(c for c, colours in seen.items() if colours == {palette.DARK, palette.LIGHT})
+    return sorted(c for c, colours in seen.items() if set(colours) == {palette.DARK,
+                                                                         palette.LIGHT})
 
 
 def glowing(board, colour):
@@ -73,9 +78,11 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
         (startup,) = events(log, "startup")
         assert startup["first"] == "light" and game.turn == 2
         corners = [grid.parse_cell(n) for n in ("h1", "a8", "h8")]   # a1 shows a setting now
-        # The coin toss shows on the corners (in pulses); no hints until the start is set out.
+        # The coin toss shows on the corners (in flashes of light's colour); no hints until
+        # the start is set out.
         board.advance(1500 - board.clock.us // 1000 % 1500 + 50)
-        assert glowing(board, palette.HINT_LIGHT) == corners
+        assert glowing(board, palette.HINT_LIGHT) == []
+        assert [ctl.view.colours[c] for c in corners] == [palette.LIGHT] * 3
 
         # Setting out the start: four disks blink, each in the colour it must show.
         asked = asked_for(looks(board))
@@ -85,19 +92,23 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
         for cell, face in asked.items():
             board.place(cell, face)
         assert ctl.agrees()
-        board.advance(1500 - board.clock.us // 1000 % 1500 + 40)   # the corners' pulse
-        assert glowing(board, palette.HINT_LIGHT) == sorted(set(game.legal_moves) | set(corners))
+        board.advance(1500 - board.clock.us // 1000 % 1500 + 40)   # the corners' flash
+        assert glowing(board, palette.HINT_LIGHT) == sorted(game.legal_moves)
+        assert [ctl.view.colours[c] for c in corners] == [palette.LIGHT] * 3
 
         rng = random.Random(13)
         passes = 0
         while not game.is_game_over():
             mover = game.turn
-            board.advance(1500 - board.clock.us // 1000 % 1500 + 40)   # the corners' pulse
-            # The glowing squares: the legal moves and the empty corners, in the mover's colour.
+            board.advance(1500 - board.clock.us // 1000 % 1500 + 40)   # the corners' flash
+            # The legal moves glow in the mover's colour; the other empty corners flash its
+            # disk colour.
             empty_corners = {c for c in (0, 7, 56, 63) if not game.cell(c)}
             if not game.ply():
                 empty_corners.discard(0)        # a1 shows its setting until the first placement
-            assert set(glowing(board, HINT[mover])) == set(game.legal_moves) | empty_corners
+            assert set(glowing(board, HINT[mover])) == set(game.legal_moves)
+            assert {ctl.view.colours[c] for c in empty_corners - set(game.legal_moves)} <= {
+                DISK_COLOUR[mover]}
             move = rng.choice(sorted(game.legal_moves))
             board.place(move)
             log = board.received()
@@ -128,26 +139,29 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
         assert passes == 2 and game.ply() == 60
         assert board.command({"cmd": "state"})["state"]["phase"] == "over"
         # The result on the LEDs (docs/board.md, "The score at the end"): the winner's disks
-        # turn green, then each side's count of disks is drawn in digits, in its colour.
+        # turn green, then each side's count of disks, a digit at a time, in its colour.
         result = ctl.view.result
+        times = [t & 0x7F for t in result[3:3 + result[0]]]
+        starts = [sum(times[:k]) for k in range(len(times))]
 
-        def screen_now():
-            tenths = ((board.app.clock.ticks_ms() - ctl.view.phase_since) & 0x3FFFFFFF) // 100
-            return tenths % result[2] // result[3]      # 0: who won; the counts: 24 each
+        def reach(tenth):                       # a tenth of a second into the display
+            now = (board.app.clock.ticks_ms() - ctl.view.phase_since) & 0x3FFFFFFF
+            board.advance((tenth * 100 + 50 - now) % (result[2] * 100))
 
-        while screen_now() != 0:
-            board.advance(100)
-        board.advance(50)
+        reach(starts[0] + 5)
         dark = [c for c in range(64) if game.cell(c) == 1]
         assert all(ctl.view.colours[c] == palette.WIN for c in dark) and outcome.winner == 1
+        screen = 1
         for side, count, colour in ((1, 46, palette.DARK), (2, 18, palette.LIGHT)):
-            while screen_now() != side:
-                board.advance(100)
-            drawn = archive.fill(ctl.layout, count)
-            if side == 2:
-                drawn = drawn[::-1]                     # upright for light's player
-            assert [c for c in range(64) if ctl.view.colours[c] == colour] == [
-                c for c in range(64) if drawn[c]]
+            for d in str(count):
+                reach(starts[screen] + 3)       # inside the digit's 0.7 s
+                drawn = archive.draw(ctl.layout, int(d), 2)
+                if side == 2:
+                    drawn = drawn[::-1]         # upright for light's player
+                assert [c for c in range(64) if ctl.view.colours[c] == colour] == [
+                    c for c in range(64) if drawn[c] == 1]
+                screen += 1
+        assert screen == len(times)
         for cell, face in board.disks.items():
             assert face == "DL"[game.cell(cell) - 1]
         # The finished game is kept as an Othello record that replays to the same end.
@@ -164,14 +178,14 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
 
 
 def test_the_coin_decides_who_places_first_and_the_corners_show_it():
-    for bit, side, colour in ((0, 1, palette.HINT_DARK), (1, 2, palette.HINT_LIGHT)):
+    for bit, side, colour in ((0, 1, palette.DARK), (1, 2, palette.LIGHT)):
         ctl = Controller(layout=Layout("square", 8), coin=lambda bit=bit: bit)
         assert ctl.game.turn == side
         ctl.tick(1000)
-        ctl.compose(1500)                   # the corners' pulse
+        ctl.compose(1500)                   # the corners' flash
         assert [e["first"] for e in ctl.outbox if e["event"] == "startup"] == [
             ("dark", "light")[side - 1]]
-        assert [c for c in range(64) if ctl.view.colours[c] == colour] == [7, 56, 63]
+        assert [ctl.view.colours[c] for c in (7, 56, 63)] == [colour] * 3
         ctl.new_game(1100)
         assert ctl.outbox[-1]["event"] == "new_game" and "first" in ctl.outbox[-1]
     assert {_coin() for _ in range(64)} == {0, 1}          # the system's random bits

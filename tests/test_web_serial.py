@@ -124,3 +124,36 @@ def test_a_browser_without_web_serial_points_to_iago_serve(browser, site_url):
         expect_text(page, "#source", "simulated board in this page")
     finally:
         context.close()
+
+
+def test_a_board_not_yet_answering_is_drawn_empty_meanwhile(browser, site_url):
+    """Issue: a real board over Web Serial showed nothing until its first view: the page no
+    longer drew a board. A board that has not answered yet (here one that never does) is the
+    hex board, empty and dark, with the status saying so."""
+    context = browser.new_context(viewport={"width": 1360, "height": 900})
+    context.add_init_script(path=str(SHIMS / "shim.js"))
+    context.expose_function("iagoSerialWrite", lambda text: None)
+    context.expose_function("iagoSerialRead", lambda: "")
+    page = context.new_page()
+    try:
+        page.goto(site_url)
+        page.locator("#connect").click()
+        expect_text(page, "#source", "USB (Web Serial)")
+        page.wait_for_timeout(3000)                   # the page's own board would have drawn
+        assert page.locator("#board g[data-cell]").count() == 61
+        assert hexagon(page, "E5").get_attribute("data-disk") in (None, "")
+        expect_text(page, "#status", "Waiting for the board")
+    finally:
+        context.close()
+
+
+def test_the_pages_hex_board_is_the_firmwares():
+    """static/hexboard.js, drawn before a real board reports, is the hex layout's snapshot."""
+    import json
+
+    from gameboard.layout import hex_layout
+    from host_sim.web.ledview import layout_dict
+    text = (Path(__file__).resolve().parent.parent / "host_sim" / "web" / "static" /
+            "hexboard.js").read_text()
+    body = text.split("export const HEX_BOARD = ", 1)[1].rsplit(";", 1)[0]
+    assert json.loads(body) == layout_dict(hex_layout())

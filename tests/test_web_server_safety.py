@@ -488,6 +488,18 @@ def test_make_sim_installs_only_the_sim_extra():
     assert "-e '.[dev,sim]'" in test
 
 
+def test_make_sim_takes_its_web_port_as_http_port_and_leaves_port_to_the_serial_device():
+    def sim(*args):
+        return subprocess.run(["make", "-n", "-B", "sim"] + list(args), cwd=ROOT,
+                              capture_output=True, text=True, timeout=60).stdout
+    assert "--http-port 8000" in sim()
+    assert "--http-port 8080" in sim("HTTP_PORT=8080")
+    # PORT is the board's serial device for make deploy and make repl, never the web port.
+    assert "--http-port 8000" in sim("PORT=/dev/ttyACM0")
+    readme = (ROOT / "README.md").read_text()
+    assert "make sim HTTP_PORT=8080" in readme
+
+
 def test_the_simulator_and_its_page_need_none_of_the_dev_tools():
     script = (
         "import sys\n"

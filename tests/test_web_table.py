@@ -299,7 +299,7 @@ def test_the_page_plays_othello_and_a_number_line_capture(browser, served, tmp_p
     page.click('#board [data-cell="d3"]')
     page.wait_for_selector('#board [data-cell="d4"] .disk.dark.flipped')
     assert page.inner_text("#score-dark") == "4" and page.inner_text("#score-light") == "1"
-    assert "light (white) to place" in page.inner_text("#turn")
+    assert "Light (white) to place" in page.inner_text("#turn")
     # White answers by keyboard: from d3 two cells up to d5, one left to c5, Enter.
     for key in ("ArrowUp", "ArrowUp", "ArrowLeft", "Enter"):
         page.keyboard.press(key)
@@ -333,5 +333,24 @@ def test_the_page_plays_othello_and_a_number_line_capture(browser, served, tmp_p
     page.wait_for_selector('#board [data-cell="d4"] .anchor')
     assert "bound" in page.inner_text("#phase") and "d4" in page.inner_text("#phase")
     keep(tmp_path, page, "io")
+    context.close()
+    assert not errors, errors
+
+
+def test_the_heading_is_a_sentence_and_the_move_list_fills_the_panel(browser, served):
+    """Issue: the Othello page's heading read "dark (black) to place", and its move list was
+    a small scroll box with empty space below it."""
+    served.post("table/computer", {"side": "none"})
+    served.post("table/new", {"game": "othello"})
+    place_first_legal(served, 30)
+    context, page, errors = open_page(browser, served.url + "table?game=othello", 1360, 900)
+    page.wait_for_function("document.querySelectorAll('#moves li').length === 30")
+    assert page.inner_text("#turn")[0].isupper(), page.inner_text("#turn")
+    panel = page.locator("#panel").bounding_box()
+    moves = page.locator("#moves").bounding_box()
+    # The list reaches the panel's foot (its padding), taller than the old box of 11 rem.
+    assert panel["y"] + panel["height"] - (moves["y"] + moves["height"]) < 32, (panel, moves)
+    rem = page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    assert moves["height"] > 11 * rem + 50, (moves, rem)
     context.close()
     assert not errors, errors

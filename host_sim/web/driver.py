@@ -75,7 +75,7 @@ def board_snapshot(mode, state, layout, **fields):
         "movers": records.movers(state) if counted else None,
         "layout": layout_dict(layout),
         "disks": {}, "hand": {}, "flipping": [], "replay": None, "games_dir": None, "saved": [],
-        "gestures": False, "sim": None, "fault": None,
+        "gestures": False, "sim": None, "fault": None, "score_screen": None,
     }
     snapshot.update(fields)
     return snapshot

@@ -132,3 +132,46 @@ def _wire(frame, settings, bmap):
     scale = leds.scale
     return [tuple((leds.level(frame[c * 3 + i]) * scale) >> 12 for i in range(3))
             for c in range(len(frame) // 3)]
+
+
+SCORE_WORDS = {"inner": "inner count", "outer": "outer count", "score": "score",
+               "count": "count of disks", "winner": "who won"}
+
+
+def score_numbers(game, layout):
+    """[(side, what, number)] in the order the board shows them at the end (gameboard/archive.py,
+    score): each side's inner and outer counts and score, or its count."""
+    out = []
+    for side in (iago.DARK, iago.LIGHT):
+        if layout.kind == "hex" and game.rules.scoring == "product":
+            inner, outer = game.area_counts(side)
+            out += [(side, "inner", inner), (side, "outer", outer),
+                    (side, "score", (inner or 1) * (outer or 1))]
+        else:
+            out.append((side, "score" if layout.kind == "hex" else "count", game.score(side)))
+    return out
+
+
+def score_screen(view, now_ms):
+    """What the LEDs show at `now_ms` of a finished game's score (view.result, from
+    gameboard/archive.py, since view.phase_since), for the page's caption: {"what": "winner"} on
+    the first screen, else {"side", "what", "number", "digit": the digit lit or None between
+    two, "place": its place in the number from 1, "digits"}; None with no score shown."""
+    result = view.result
+    if not result:
+        return None
+    since = (now_ms - view.phase_since) % (result[2] * 100)
+    k = 0
+    while since >= (result[3 + k] & 0x7F) * 100:
+        since -= (result[3 + k] & 0x7F) * 100
+        k += 1
+    if k == 0:
+        return {"what": "winner"}
+    for side, what, number in score_numbers(view.game, view.layout):
+        digits = str(number)
+        if k <= len(digits):
+            return {"side": iago.side_name(side), "what": what, "number": number,
+                    "digit": digits[k - 1] if since < 700 else None, "place": k,
+                    "digits": len(digits)}
+        k -= len(digits)
+    return None

@@ -29,12 +29,14 @@ import time as _time
 import traceback
 
 import iago
+from gameboard.painter import OVER
 
 from host_sim.fakes.machine import WDT_RESET
 from host_sim.render import turned_faces
 from host_sim.web import records
 from host_sim.web.api import ApiError, conflict
 from host_sim.web.driver import ACTION_NAMES, Driver, board_snapshot
+from host_sim.web.ledview import score_screen
 from host_sim.web.ptylink import PtyLink
 from host_sim.web.simcontrols import SimControls
 from host_sim.web.simhands import SimHands
@@ -411,6 +413,9 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
         state = ctl.state() if ctl is not None else None
         if state is not None:
             self._last_state = state
+        view = getattr(ctl, "view", None)       # the demo and the self-test have none
+        shown = score_screen(view, board.app.clock.ticks_ms()) if (
+            view is not None and board.app is not None and view.phase == OVER) else None
         self.hub.publish_state(board_snapshot(
             self.mode, state, self.layout,
             board=board.boardmap.name, powered=board.powered, firmware=_firmware_version(),
@@ -419,7 +424,8 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
             flipping=sorted(self._name(c) for c in self.flipping),
             replay=self.replay.as_dict() if self.replay else None,
             games_dir=str(self.games_dir) if self.games_dir else None,
-            saved=self.saved, fault=self.fault, gestures=True, sim=self._sim_view()))
+            saved=self.saved, fault=self.fault, gestures=True, sim=self._sim_view(),
+            score_screen=shown))
 
     def _sim_view(self):
         """The snapshot's `sim`: the simulation's speed, clock and faults."""

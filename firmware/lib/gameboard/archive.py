@@ -191,6 +191,14 @@ def count_restart(saves):
             "saved game was set aside as game.bad and a new game begins" % count)
 
 
+# The score's screens (docs/board.md, "The score at the end"), in tenths of a second: who won
+# (24); then each number's digits in turn, each lit 0.7 s (gameboard/painter.py) and followed
+# by its marks alone, 0.2 s between two digits (9), 0.7 s after a number's last (14). Which
+# number it is, the marks beside the digit say (`draw`'s mode): the inner count 0, the outer
+# count 1, the score (or any count) 2. Literal numbers, not consts: on the unix VM each name
+# stays interned (tests/test_app_micropython.py, the names' budget).
+
+
 def score(view):
     """The finished game view.game's result as the LEDs show it until the board is cleared
     (docs/board.md, "The score at the end"): view.result, as bytes:
@@ -198,91 +206,78 @@ def score(view):
         that broke a tie) or 255; [2] the screens' whole time in tenths of a second;
         [3:3 + k] each screen's time, bit 7 set for light's screens; then screens 1 to k-1,
         two bits a cell, four cells a byte from bit 0 (0 dark, 1 a digit in the side's disk
-        colour, 2 a mark in its hint glow).
-    Screen 0 (who won) is painted from the disks (gameboard/painter.py). The rest are each
-    side's numbers: Iago's inner and outer counts and score, or the count of disks."""
+        colour, 2 a mark, green).
+    Screen 0 (who won) is painted from the disks. The rest are each side's numbers, a digit a
+    screen, hundreds first: Iago's inner and outer counts and score (under simple rules the
+    count), or on a square board the count of disks."""
     game = view.game
     layout = view.layout
+    n = layout.cells
     outcome = game.outcome()
-    data = (bytearray(b"\x18"), bytearray())   # the screens' times (who won: 2.4 s), screens
-    buf = fill(layout, 88)                  # every hex a digit may light
+    data = (bytearray(b"\x18"), bytearray())   # the screens' times (who won 2.4 s), screens
     for side in (1, 2):                     # dark, then light
         if layout.kind == "hex" and game.rules.scoring == "product":
             inner, outer = game.area_counts(side)
-            draw(data, layout, side, inner, 16, 0, buf)
-            draw(data, layout, side, outer, 16, 1, buf)
-            draw(data, layout, side, (inner or 1) * (outer or 1), 24, 2, buf)
+            parts = [(inner, 0), (outer, 1), ((inner or 1) * (outer or 1), 2)]
         else:
-            draw(data, layout, side, game.score(side), 24, 2, buf)
+            parts = [(game.score(side), 2)]
+        for number, mode in parts:
+            k = 100 if number >= 100 else 10 if number >= 10 else 1    # its first digit's
+            while k:
+                cells = draw(layout, number // k % 10, mode)
+                if side == 2:
+                    cells = bytes(reversed(cells))      # the half turn: upright for light
+                out = bytearray((n + 3) // 4)
+                for c in range(n):
+                    out[c >> 2] |= cells[c] << ((c & 3) << 1)
+                data[0].append((9 if k > 1 else 14) | (0x80 if side == 2 else 0))
+                data[1].extend(out)
+                k //= 10
     view.result = bytes((
         len(data[0]),
         layout.demo_cell if outcome.tie_break and layout.kind == "hex" else 255,  # broke a tie
         sum([x & 0x7F for x in data[0]]))) + data[0] + data[1]
 
 
-def draw(data, layout, side, count, time, mode, buf):
-    """Add the screens of `count`, shown `time` tenths of a second, for `side` (1 dark, 2
-    light: upright for its player) to `data` (their times, the screens). `mode` 0: plain (an
-    inner count); 1: the outer ring's free hexes glow (an outer count); 2: between two glowing
-    bars (a score). An area count of 0 shows 0, then 1 (it counts as 1); a number of 100 or
-    more, its hundreds first, then the rest. `buf`: the hexes digits may light."""
-    grid = layout.grid                      # hexgrid on the hex board
-    size = layout.size
-    n = layout.cells
-    if mode < 2 and not count:
-        parts = [(0, 8), (1, time - 8)]
-    elif count >= 100:
-        parts = [(count // 100, 10), (count % 100 + 100, time - 10)]
-    else:
-        parts = [(count, time)]
-    for number, span in parts:
-        cells = fill(layout, number)
-        for c in range(n):
-            if buf[c] or not mode:
-                continue
-            if layout.kind != "hex":
-                lit = mode == 2 and c // size in ((size - 5) // 2 - 1, (size - 5) // 2 + 5)
-            elif mode == 1:
-                lit = grid.IS_OUTER[c]
-            else:
-                lit = grid.ROW_OF[c] in (1, 7) and not grid.IS_OUTER[c]
-            if lit:
-                cells[c] = 2
-        if side == 2:
-            cells = bytes(reversed(cells))      # the board's half turn
-        out = bytearray((n + 3) // 4)
-        for c in range(n):
-            out[c >> 2] |= cells[c] << ((c & 3) << 1)
-        data[0].append(span | (0x80 if side == 2 else 0))
-        data[1].extend(out)
-
-
-def fill(layout, count):
-    """The hexes (1 lit, 0 dark) of `count` (0-99; 100-199 for its last two digits, a leading
-    0 drawn), upright for dark: the tens left of the centre, the units right of it, each digit
-    three hexes wide and five rows tall (C-G on the hex board, where rows D and F, half a hex
-    to the side, hold a digit's upright strokes)."""
-    # Digits 0-9: five rows, top first, of three bits (4 left, 2 middle, 1 right).
-    rows = (b"\x07\x05\x05\x05\x07\x01\x01\x01\x01\x01\x07\x01\x07\x04\x07\x07\x01\x07\x01\x07"
-            b"\x05\x05\x07\x01\x01\x07\x04\x07\x01\x07\x07\x04\x07\x05\x07\x07\x01\x01\x01\x01"
-            b"\x07\x05\x07\x05\x07\x07\x05\x07\x01\x07")
-    size = layout.size
+def draw(layout, d, mode):
+    """A bytearray a cell: digit `d` (1), upright for dark in the middle of the board (hex:
+    rows H to B; square: seven ranks of five squares), and the marks of `mode` (2): 0 the
+    inner count (E2 and E8), 1 the outer count (the outer ring's hexes no digit takes), 2 the
+    score (rows A and I; a square board's ranks above and below the digit, where it has them).
+    `d` None: the marks alone."""
+    # The digits 0-9, each seven rows from the top down: a bit a cell from the row's left end
+    # (bit 0). On the hex board H4-H9, G4-G8, F3-F8, E3-E7, D2-D7, C2-C6, B1-B6 (the rows of
+    # six lie half a hex out on each side of the rows of five, so an upright stroke zigzags a
+    # quarter of a hex). On a square board a row of six takes its middle four in three
+    # columns (the last six bytes: its cell -> a column) and its ends as the ends. Drawn in
+    # docs/board.md; tests/test_score_full_board.py reads them back from a full board.
+    rows = (b"\x1e\x11\x21\x11\x21\x11\x1e\x0c\x06\x0c\x04\x0c\x04\x1e\x1e\x11\x20\x08\x04\x01"
+            b"\x3f\x1e\x11\x20\x0c\x20\x11\x1e\x11\x09\x11\x1f\x10\x08\x10\x3f\x01\x1f\x10\x20"
+            b"\x11\x1e\x1e\x01\x01\x0f\x21\x11\x1e\x3f\x10\x10\x08\x08\x04\x04\x1e\x11\x21\x0e"
+            b"\x21\x11\x1e\x1e\x11\x21\x1e\x20\x10\x1e\x00\x01\x02\x02\x03\x04")
     cells = bytearray(layout.cells)
-    for j in (0, 1):                        # the tens, the units
-        if j == 0 and count < 10:
-            continue                        # one digit: the units alone
-        d = count // 10 % 10 if j == 0 else count % 10
-        for row in range(5):
-            bits = rows[d * 5 + row]
-            for k in range(3):
-                if not bits & (4 >> k):
-                    continue
-                if layout.kind != "hex":
-                    c = ((size - 5) // 2 + 4 - row) * size + (size - 7) // 2 + 4 * j + k
-                else:
-                    # x: twice the column from C1's; rows D and F hold their outer hexes only,
-                    # half a hex out.
-                    x = 8 * j + 2 * k + (0 if not row & 1 else -1 if k == 0 else 1)
-                    c = layout.grid.cell_at(6 - row, (x + 6 - row) // 2)
-                cells[c] = 1
+    size = layout.size
+    grid = layout.grid
+    for c in range(layout.cells):
+        if layout.kind != "hex":
+            lit = (size - 1 - c // size) in ((size - 9) // 2, (size + 7) // 2)
+        elif mode == 2:
+            lit = grid.ROW_OF[c] in (0, 8)
+        elif mode == 1:
+            lit = grid.IS_OUTER[c] and grid.ROW_OF[c] not in (1, 7)   # B1 B6 H4 H9: digits
+        else:
+            lit = grid.ROW_OF[c] == 4 and grid.NUMBER_OF[c] in (2, 8)
+        if lit:
+            cells[c] = 2
+    for x in range(7 if d is not None else 0):
+        bits = rows[d * 7 + x]
+        row = 7 - x
+        for k in range(6):
+            if not bits >> k & 1:
+                continue
+            if layout.kind == "hex":
+                cells[grid.cell_at(row, k + 1 + row // 2)] = 1
+            else:
+                cells[(size - 1 - (size - 7) // 2 - x) * size + (size - 5) // 2 +
+                      (rows[70 + k] if row & 1 else k)] = 1
     return cells

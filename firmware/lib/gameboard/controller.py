@@ -42,7 +42,8 @@ _TAP_MS = const(700)          # lifting it and putting it back within this is a 
 _SETTING_HOLD_MS = const(400)  # a disk resting on a settings hex this long steps the setting
 _FLASH_MS = const(600)        # brief feedback on one hex
 # Also the new game's: a game's board this long empty asks for one, a disk held this long on
-# the same hex confirms it.
+# the same hex confirms it; and before the first placement the computer plays only once the
+# board has stood still this long (a disk stepping B1 passes through dark to light).
 _DEMO_HOLD_MS = const(2000)
 # The computer's search runs between the board's ticks, layout.think_nodes positions at a
 # time, within layout.board_nodes (capped so a level-5 move takes at most 2 s on a Pico).
@@ -262,7 +263,8 @@ class Controller:
                 elapsed(now, since[_CENTRE]) >= _DEMO_HOLD_MS):
             self.demo_requested = True
             since[_CENTRE] = -1   # once the demo stops, this disk does not restart it
-        if game.is_game_over() or not self._settled():
+        if game.is_game_over() or not self._settled() or self._pregame() and elapsed(
+                now, since[_ACTIVE]) < _DEMO_HOLD_MS:
             return
         computer = game.turn == self.settings.computer_side()
         view = self.view
@@ -314,8 +316,6 @@ class Controller:
             start.change_settings(self, settings, now, event)
         finally:
             forget("gameboard.start")
-
-    # --- state -------------------------------------------------------------------------
 
     # --- LED frame -----------------------------------------------------------------------
 
@@ -445,8 +445,8 @@ class Controller:
         refused, the disk's hex flashes the answer."""
         granted = self.game.claim_penalty()
         last = self.game.peek()
-        if last is not None:
-            self.blink(last, palette.SETTING_ON if granted else palette.ERROR, now)
+        if last is not None:    # steady (bit 7): a fast red blink says "lift this disk"
+            self.blink(last, (palette.SETTING_ON if granted else palette.ERROR) | 0x80, now)
         if granted:
             self._game_changed()
             self.save_due = True

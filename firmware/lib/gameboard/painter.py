@@ -33,11 +33,11 @@ FACE_COLOUR = bytes((palette.OFF, palette.DARK, palette.LIGHT, palette.OFF, pale
                      palette.DARK_CAPTIVE, palette.LIGHT_CAPTIVE))
 # Before a game, from 0: how the rules hex (A1) shows standard, loose, simple and
 # loose+simple; from 4 the computer hex (B1): off, dark or light; from 7 the level hex (B6):
-# levels 1-5. One table: each global name stays interned on a Pico.
+# levels 1-5, in no legal move's glow. One table: each global name stays interned on a Pico.
 _SETTING_COLOURS = bytes((palette.SETTING_ON, palette.DARK, palette.LIGHT, palette.DARK_CAPTIVE,
                           palette.SETTING_OFF, palette.DARK, palette.LIGHT,
-                          palette.HINT_DARK, palette.HINT_LIGHT, palette.DARK, palette.LIGHT,
-                          palette.WIN))
+                          palette.SETTING_OFF, palette.DARK_CAPTIVE, palette.DARK,
+                          palette.LIGHT, palette.SETTING_ON))
 # Per-cell flags: a settings cell (or a square board's demo square: before the first
 # placement neither is a placement), a corner (shows whose turn it is).
 SETTINGS_HEX = const(1)
@@ -127,9 +127,10 @@ def compose(view, now):
     slow = (now // 400) & 1
     fast = (now // 125) & 1
     turn_phase = now % 800 < 600
-    # A corner shows whose turn it is in short pulses, so it is never taken for a legal
-    # move, which glows steadily in the same colour.
-    pulse = now % 1500 < 250
+    # A corner shows whose turn it is by two short flashes of the mover's disk colour every
+    # 1.5 s: nothing lit as long as a glance (0.2 s), so it never passes for a legal move's
+    # steady glow (docs/board.md, "Telling the cues apart").
+    pulse = now % 1500 < 100 or 200 <= now % 1500 < 300
     # The flash cannot be written: a red pulse between them.
     fault_pulse = view.flash_fault and 750 <= now % 1500 < 1000
     turn_hint = palette.HINT_DARK if game.turn == iago.DARK else palette.HINT_LIGHT
@@ -148,13 +149,14 @@ def compose(view, now):
             since -= result[3 + k] & 0x7F
             k += 1
         if k:
-            # A digit in the side's disk colour, a mark in its hint glow (HINT_DARK + LIGHT
-            # is HINT_LIGHT).
-            lit = palette.LIGHT if result[3 + k] & 0x80 else palette.DARK
+            # A digit in the side's disk colour, the marks in the win colour (green): each
+            # digit lit 0.7 s, then its marks alone (archive.score).
+            lit = (palette.OFF if since >= 7 else
+                   palette.LIGHT if result[3 + k] & 0x80 else palette.DARK)
             k = 3 + result[0] + (k - 1) * ((n + 3) >> 2)
             for c in range(n):
                 v = result[k + (c >> 2)] >> ((c & 3) << 1) & 3
-                colours[c] = lit if v == 1 else lit + palette.HINT_DARK if v else palette.OFF
+                colours[c] = lit if v == 1 else palette.WIN if v else palette.OFF
             paint(colours, pal, frame)
             return
         flash = result[1]                     # the centre that broke a tie
@@ -168,8 +170,9 @@ def compose(view, now):
     hint = view.hint
     chosen = view.chosen
     waiting_colour = face_colour[game.turn] if slow else off
-    # The computer's (or a suggested) hex never dims below the legal-move glow around it.
-    chosen_colour = face_colour[game.turn] if slow else turn_hint
+    # The computer's (or a suggested) hex flickers between the mover's colour and the glow:
+    # never darker than the legal moves around it, never steady like them.
+    chosen_colour = face_colour[game.turn] if fast else turn_hint
     waiting = view.waiting
     lit = face_colour[game.turn] if show_hints == 2 else turn_hint     # a legal hex
     for c in range(n):
@@ -188,7 +191,9 @@ def compose(view, now):
             else:
                 colour = target
         elif pregame and special[c] & SETTINGS_HEX and c != chosen:
-            colour = _setting_colour(view, c)
+            # Dark while a refused disk lies, but under a disk: only the hexes the mover may
+            # take are lit steadily then.
+            colour = _setting_colour(view, c) if show_hints != 2 or present[c] else off
         elif c == waiting:
             colour = waiting_colour     # the mover's colour, blinking: it waits its turn
         elif present[c]:
@@ -200,7 +205,7 @@ def compose(view, now):
         elif show_hints and hint[c]:
             colour = lit
         elif special[c] & _CORNER:
-            colour = turn_hint if pulse else (palette.ERROR if fault_pulse else off)
+            colour = face_colour[game.turn] if pulse else (palette.ERROR if fault_pulse else off)
         else:
             colour = off
         if c == flash:

@@ -9,7 +9,10 @@ brightness and under the current cap. Gamma 2.6 all but erases a small tint (60 
 of the blue LED's light), so a captive takes 110 of blue or 130 of green, 11% or 17% of that
 LED's light (blue turns red's hue further than green does; tests/test_captive_colour.py
 measures the pair as the LEDs emit it). The colour-blind palette (after Okabe and Ito) keeps
-every pair apart for red-green colour blindness: blue, yellow, vermilion and reddish purple.
+every pair apart for red-green colour blindness: blue, yellow, vermilion, reddish purple and
+bluish green, its blue brighter and its purple lighter than theirs, so that a dark disk and a
+dark captive stay apart for a protanope at the dimmest brightness. The cues lit at once are
+measured apart by hardware/seen/cues.py (docs/board.md, "Telling the cues apart").
 """
 
 # Indexes into a palette.
@@ -21,7 +24,7 @@ ERROR = 4          # a disk where none belongs, an illegal placement
 HINT_DARK = 5      # a legal move for dark (hints on); also the turn tint of empty hexes
 HINT_LIGHT = 6
 OFF = 7
-WIN = 8            # the winner's disks at game end
+WIN = 8            # the winner's disks at game end, and the marks beside the score's digits
 SETTING_ON = 9
 SETTING_OFF = 10
 
@@ -31,28 +34,28 @@ STANDARD = bytes((
     0, 40, 255,        # dark: blue
     255, 190, 120,     # light: warm white
     255, 0, 110,       # dark captive: red turned toward blue, a raspberry red
-    255, 130, 0,       # light captive: red turned toward orange, an orange red
+    255, 115, 0,       # light captive: red turned toward orange, an orange red
     255, 0, 0,         # error: full red, blinking fast
     0, 50, 110,        # hint for dark: a blue glow
     110, 90, 60,       # hint for light: a warm glow
     0, 0, 0,
     0, 255, 40,        # win: green
     0, 200, 0,         # a setting that is on
-    90, 0, 0,          # a setting that is off: a red glow
+    130, 0, 0,         # a setting that is off: a red glow
 ))
 
 COLOUR_BLIND = bytes((
-    0, 114, 178,       # dark: blue
+    0, 120, 220,       # dark: blue
     240, 228, 66,      # light: yellow
-    204, 121, 167,     # dark captive: reddish purple
+    255, 150, 205,     # dark captive: reddish purple, lighter than dark's blue
     213, 94, 0,        # light captive: vermilion
     255, 255, 255,     # error: white, blinking fast
-    0, 70, 110,
-    110, 105, 40,
+    0, 55, 85,
+    100, 95, 30,
     0, 0, 0,
-    86, 180, 233,      # win: sky blue
-    86, 180, 233,
-    90, 90, 90,
+    0, 158, 115,       # win: bluish green
+    86, 180, 233,      # a setting that is on: sky blue
+    190, 190, 190,     # a setting that is off: grey
 ))
 
 PALETTES = (STANDARD, COLOUR_BLIND)

@@ -176,6 +176,8 @@ def state(ctl):
         "scores": list(game.scores()),
         "can_claim": game.can_claim(),
         "asking": ctl.asking,
+        # A disk held 2 s on the centre while asking: lifting it now starts a new game.
+        "confirm": ctl.asking and ctl.view.flash_colour > 127,
         "outcome": None if outcome is None else {
             "winner": iago.side_name(outcome.winner), "dark": outcome.dark_score,
             "light": outcome.light_score, "tie_break": outcome.tie_break},

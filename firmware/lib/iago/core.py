@@ -123,6 +123,13 @@ class BoardBase:
             if self.is_game_over():
                 raise IllegalMoveError("%s: the game is over" % name)
             legal = " ".join(grid.cell_name(c) for c in self._legal())
+            held = self.cell_states[cell]  # type: ignore[attr-defined]  # each board's
+            side = self.SIDE_NAMES.get(held & 3)
+            if side:
+                # A disk is there: say so, not merely that the rules refuse it (bit 2: Iago's
+                # captive, whose low bits are its hidden colour).
+                raise IllegalMoveError("%s is taken, by %s; legal: %s" % (
+                    name, "a captive" if held & 4 else side, legal))
             raise IllegalMoveError("%s is not a legal move for %s; legal: %s" % (
                 name, self.SIDE_NAMES[self.turn], legal))
         return cell

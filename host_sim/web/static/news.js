@@ -13,6 +13,7 @@ export const placements = {
   misplaced: new Set(),                     // disks just put down where the rules refuse them
 };
 let settingNews = null;            // a setting just changed: {text, until, moves}
+let takeBackNews = null;           // a placement just taken back: {text, moves}
 let faultSeen = null;              // the id of the simulator's latest fault this page knows of
 let consoleSeq = 0;                // the last console line shown: a reconnected stream resends some
 
@@ -85,6 +86,27 @@ export function withSettingNews(text, state) {
   return news.text + " " + text;
 }
 
+// A placement taken back, by a gesture or a button (the board's `take_back` event), is said in
+// the status line until the next placement: which, how, and what to mend.
+const TAKE_BACK_WAYS = {
+  held: "its disk kept off the board 1.5 s", lifted: "its disk lifted before its flips were done",
+  command: "take back",
+};
+
+function sayTakenBack(msg) {
+  const moves = (page.snap && page.snap.state && page.snap.state.moves) || [];
+  // The moves once it is taken back: the snapshot may still hold it, last.
+  const after = moves[moves.length - 1] === msg.cell ? moves.length - 1 : moves.length;
+  takeBackNews = { text: `${msg.cell} taken back (${TAKE_BACK_WAYS[msg.why] || msg.why}).`, moves: after };
+}
+
+// The status line, led by the news of a take-back until the next placement.
+export function withTakeBackNews(text, state) {
+  const news = takeBackNews;
+  if (!news || !state || (state.moves || []).length !== news.moves || state.outcome) return text;
+  return news.text + " " + text;
+}
+
 // A fault of the simulator's thread is told once, to the pages open when it happened.
 export function followFaults() {
   const id = page.heartbeat.fault || 0;
@@ -117,6 +139,11 @@ function followEvents(entries, news) {
       sayStepped(msg);
       changed = true;
     }
+    if (msg.event === "take_back" && typeof msg.cell === "string" && news) {
+      sayTakenBack(msg);
+      changed = true;
+    }
+    if (msg.event === "new_game") takeBackNews = null;
     if (CHOICE_ENDS.includes(msg.event)) {
       if (page.engineChoice) changed = true;
       page.engineChoice = null;

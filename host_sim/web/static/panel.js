@@ -4,7 +4,7 @@ import { $, capital, download } from "./dom.js";
 import { game } from "./geometry.js";
 import { post } from "./actions.js";
 import { nameCells } from "./boardview.js";
-import { withSettingNews } from "./news.js";
+import { withSettingNews, withTakeBackNews } from "./news.js";
 import { FACE_NAMES, SETTING_KEYS, page } from "./state.js";
 import { describe, linkTrouble } from "./status.js";
 
@@ -17,10 +17,11 @@ export function renderGame(state) {
     turn.textContent = trouble[0];
     turn.className = "turn";
   }
-  status.textContent = trouble ? trouble[1] : withSettingNews(describe(state), state);
+  status.textContent = trouble ? trouble[1] : withSettingNews(withTakeBackNews(describe(state), state), state);
   nameCells(status.textContent);
   document.title = game().title + " board · " + turn.textContent;
   for (const side of ["dark", "light"]) renderScore(side, state);
+  $("score-rule").textContent = scoreRule();
   renderActions(state);
   renderKeptGames();
   renderHand();
@@ -43,6 +44,13 @@ function turnLine(state) {
   const mend = (state.flips_pending || []).length ? " after the flips"
     : (state.extra || []).length || (state.missing || []).length ? " once the disks are in place" : "";
   return [`${capital(state.turn)} to move${mend}`, "turn " + state.turn];
+}
+
+// How the scores above are counted (docs/rules.md, "Score"), in words under them.
+function scoreRule() {
+  if (game().game !== "iago") return "Most disks wins.";
+  if (page.snap.areas && page.snap.areas.scoring === "count") return "Simple rules: every face-up disk counts one.";
+  return "Score = your face-up disks in the inner area × on the outer ring; an area with none of them counts as 1.";
 }
 
 function renderScore(side, state) {

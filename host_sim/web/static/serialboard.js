@@ -3,6 +3,7 @@
 // board's disks and LEDs in a worker running the host's own code (boardworker.js, {type: "host"}).
 // The board interface it answers is board.js's.
 import { startWorker } from "./board.js";
+import { HEX_BOARD } from "./hexboard.js";
 
 const SERIAL_STATE_MS = 2000;      // the state is asked for at least this often, as the server does
 const SERIAL_FRAME_MS = 40;        // the LED colours are recomposed this often (blinking)
@@ -10,8 +11,10 @@ const SERIAL_REPLY_MS = 3000;
 const SERIAL_LINE_MAX = 4096;      // a longer line is no line of the host link: dropped, said once
 const COMMAND_ROOM = 500;          // the board drops lines of 512 bytes and more
 
-// The board before the page has worked out a view of its state: no disks, nothing in hand.
-const NO_VIEW = { mode: "board", disks: {}, hand: {}, flipping: [], replay: null, gestures: false, sim: null };
+// The board before the page has worked out a view of its state: the hex board, no disks,
+// nothing in hand (its own layout replaces it with its first view).
+const NO_VIEW = { mode: "board", layout: HEX_BOARD, disks: {}, hand: {}, flipping: [], replay: null,
+                  gestures: false, sim: null, score_screen: null };
 
 export function serialSupported() { return "serial" in navigator; }
 

@@ -66,27 +66,58 @@ function describeNoGame(state) {
   return null;
 }
 
+// "the disk on C4" or "the disks on C4, E4".
+function disksOn(names) {
+  return `the disk${names.length === 1 ? "" : "s"} on ${names.join(", ")}`;
+}
+
+// Every disk of a game lifted: the board asks for a new game (docs/board.md, "Gestures"), its
+// centre blinking green; a disk held there 2 s turns it steady (`confirm`): lift it now.
+function describeAsking(state) {
+  if (!state.asking) return null;
+  const centre = game().demo || "E5";
+  const goOn = "put the disks back to go on";
+  if (state.confirm) return `Lift the disk on ${centre} now: a new game begins. Or ${goOn}.`;
+  if ((state.extra || []).includes(centre)) {
+    return `Keep the disk on ${centre}: at 2 s it turns steady green, then lift it for a new game; or ${goOn}.`;
+  }
+  return `New game? Hold a disk on ${centre} for 2 s, then lift it; ${goOn}.`;
+}
+
 // What the disks on the board must do before the game goes on, or null when they agree.
 function describeMending(state) {
   const parts = [];
   const extra = state.extra || [], missing = state.missing || [], flips = state.flips_pending || [];
-  if (extra.length) parts.push("remove the disk on " + extra.join(", "));
-  if (missing.length) parts.push("put back the disk on " + missing.join(", "));
+  if (extra.length) parts.push("remove " + disksOn(extra));
+  if (missing.length) parts.push("put back " + disksOn(missing));
   if (flips.length) parts.push("turn over " + flips.join(", "));
   if (!parts.length) return null;
   const why = [...placements.misplaced].filter((n) => extra.includes(n)).map((n) => whyIllegal(n, state));
   return [capital(parts.join("; ")) + "."].concat(why).filter(Boolean).join(" ");
 }
 
+// Which of the score's screens the LEDs show now (the snapshot's `score_screen`, docs/web.md).
+function scoreCaption(screen) {
+  if (!screen) return "";
+  if (screen.what === "winner") return " The LEDs show who won: the winner's disks green.";
+  const what = { inner: "inner count", outer: "outer count", score: "score", count: "count of disks" }[screen.what];
+  const digit = screen.digit === null ? "" : screen.digits > 1
+    ? `: its ${["1st", "2nd", "3rd"][screen.place - 1]} digit, ${screen.digit}` : "";
+  return ` The LEDs show ${screen.side}'s ${what}, ${screen.number}${digit}.`;
+}
+
 export function describe(state) {
   const idle = describeNoGame(state);
   if (idle !== null) return idle;
+  const asking = describeAsking(state);
+  if (asking !== null) return asking;
   const mending = describeMending(state);
   if (mending !== null) return mending;
   if (state.outcome) {
     const o = state.outcome;
     const why = o.tie_break ? ` (tied at ${o.dark}; ${o.tie_break} decides)` : "";
-    return `Game over: dark ${o.dark}, light ${o.light}${why}. Clear the board for a new game.`;
+    return `Game over: dark ${o.dark}, light ${o.light}${why}.` + scoreCaption(page.snap.score_screen) +
+      " Clear the board for a new game.";
   }
   if (state.tentative) return `${state.tentative} placed…`;
   const choice = page.engineChoice;

@@ -1,6 +1,6 @@
 // The other games of the family (Othello, Io, the number line) on the page's table: the server
 // referees (host_sim/web/tabledriver.py); this page draws its state and sends the clicks.
-import { $, el, keepsNoGame } from "./dom.js";
+import { $, capital, el, keepsNoGame } from "./dom.js";
 import { openLink, postJson } from "./link.js";
 
 const SQUARE = 50;                 // a square's side, SVG units
@@ -187,10 +187,10 @@ function show() {
     turn.textContent = trouble[0];
   } else if (state.outcome) {
     const o = state.outcome;
-    turn.textContent = (o.winner === "draw" ? "A draw" : sideLabel(o.winner) + " wins") +
+    turn.textContent = (o.winner === "draw" ? "A draw" : capital(sideLabel(o.winner)) + " wins") +
       " " + o.dark + "-" + o.light;
   } else {
-    turn.textContent = sideLabel(state.turn) + " to place";
+    turn.textContent = capital(sideLabel(state.turn)) + " to place";
   }
   const phase = phaseText();
   $("phase").hidden = !phase;
