@@ -440,6 +440,13 @@ def make_driver(args, hub):
                      pty=args.pty, map_path=args.map)
 
 
+def _remote(driver, hub, args):
+    """`--remote`: the board's remote session (host_sim/remote), started with the driver."""
+    if getattr(args, "remote", False):
+        from host_sim.remote import attach
+        attach(driver, hub, args)
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -448,6 +455,7 @@ def main(args):
     """Run `iago serve` with parsed options (host_sim.web.options) until Ctrl-C."""
     hub = Hub()
     driver = make_driver(args, hub)
+    _remote(driver, hub, args)
     try:
         app = App(driver, hub, args.host, args.http_port, args.verbose,
                   args.request_timeout, args.max_connections)
@@ -465,6 +473,8 @@ def main(args):
         app.httpd.server_close()
         sys.stderr.write("iago serve: cannot start %s: %s\n" % (driver.mode, exc))
         raise SystemExit(2)
+    if driver.remote is not None:
+        driver.remote.start()
     print("Iago board: %s" % app.url, flush=True)
     print("  showing %s" % driver.describe(), flush=True)
     if getattr(driver, "games_dir", None):
@@ -482,5 +492,7 @@ def main(args):
         hub.close()
         app.table_hub.close()
         app.httpd.server_close()
+        if driver.remote is not None:
+            driver.remote.close()
         driver.close()
     return 0

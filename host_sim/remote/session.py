@@ -1,0 +1,485 @@
+"""A host's side of a remote game (docs/remote.md): its board, the broker, the game agreed.
+
+One worker thread does everything that changes the game, in turn: the page's actions (create,
+join, take-back, resign, a choice), the broker's messages (paho's thread only queues them) and
+the board's events (its driver only queues them). After each it brings the board in step with
+the agreed game (sync.py) and publishes this side's view when it changed.
+
+Every message that is not taken is said to the players (`notices`, the console), and never
+played: a message not signed with the game's key, a view on the wrong topic, a move that is
+not its sender's or not legal. The same fault is said once a minute at most.
+"""
+
+import collections
+import json
+import queue
+import threading
+import time
+
+from host_sim.remote import store, sync
+from host_sim.remote.codes import SIDES, CodeError, GameKeys, new_code
+from host_sim.remote.game import AgreedGame, Refused, check_setup, other
+from host_sim.remote.mqttlink import MqttLink
+from host_sim.web.api import ApiError, bad, conflict
+
+JOIN_WAIT_S = 3.0            # how long a join waits for the game's retained views
+BOARD_VIEW_S = 1.0           # the spectators' board is published at most this often
+REPEAT_S = 60.0              # the same fault is said again after this long
+ACTIONS = ("create", "join", "leave", "take-back", "answer", "resign", "choose")
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+class RemoteSession:
+    """Remote play for one board. `command(msg) -> reply` sends a host-link command to the
+    board (ApiError when it cannot), `board_view() -> (snapshot, leds)` is what the page shows
+    of it (for spectators), `log(text)` writes to the page's console; `store` keeps this
+    host's game (code and side) so a restarted host comes back to it."""
+
+    def __init__(self, command, board_view, log, broker, store, credentials=None):
+        self.command = command
+        self.board_view = board_view
+        self.log = log
+        self.broker = broker              # mqttlink.BrokerAddress
+        self.store = store                # remote.json's path
+        self.credentials = credentials or {}
+        self.keys = None
+        self.link = None
+        self.game = None                  # AgreedGame, once the setup is known
+        self.side = None
+        self.phase = "idle"               # waiting, playing, over, conflict
+        self.conflict = None              # {"why", "board", "agreed"}: the page's choice
+        self.opponent = {"online": None, "since": None}
+        self.notices = collections.deque(maxlen=12)
+        self.latencies = collections.deque(maxlen=500)
+        self.lit = None                   # the remote move lit on the board now
+        self.last_move = None             # {"cell", "side", "at"}
+        self.views = {}                   # the latest signed view of each side, as received
+        self.board_moves = ()             # the board's settled moves, as last read
+        self.heard = {}                   # (epoch, ply): when the other side sent that move
+        self.results_compared = False
+        self.clock = now_ms
+        self._said = {}
+        self._jobs = queue.Queue()
+        self._found = threading.Event()
+        self._lock = threading.RLock()     # the page's snapshot, against the worker
+        self._published = None
+        self._board_sent = (None, 0.0)
+        self._stop = threading.Event()
+        self._thread = None
+
+    # --- life -----------------------------------------------------------------------------
+
+    def start(self):
+        self._thread = threading.Thread(target=self._run, name="remote", daemon=True)
+        self._thread.start()
+        kept = store.kept(self.store)
+        if kept:
+            self._jobs.put(("job", self._join, {"code": kept["code"], "side": kept["side"]},
+                            None))
+
+    def close(self):
+        self._stop.set()
+        self._jobs.put(("stop",))
+        if self._thread is not None:
+            self._thread.join(5)
+        self._disconnect()
+
+    def _disconnect(self):
+        link, self.link = self.link, None
+        if link is not None:
+            last = None
+            if self.keys is not None and self.side is not None:
+                last = self._presence(False)
+            link.stop(last)
+
+    # --- the web server's side -------------------------------------------------------------
+
+    def handle(self, action, body):
+        """A page's action (ACTIONS), run by the worker; its JSON-ready result."""
+        handlers = {"create": self._create, "join": self._join, "leave": self._leave,
+                    "take-back": self._ask_take_back, "answer": self._answer,
+                    "resign": self._resign, "choose": self._choose}
+        func = handlers.get(action)
+        if func is None:
+            raise ApiError(404, "unknown remote action %r (known: %s)" % (
+                action[:30], ", ".join(ACTIONS)))
+        done = [threading.Event(), None, None]
+        self._jobs.put(("job", func, body, done))
+        if not done[0].wait(JOIN_WAIT_S + 20):
+            raise ApiError(503, "the remote session did not answer")
+        if done[2] is not None:
+            raise done[2]
+        return done[1]
+
+    def board_event(self, msg):
+        """An event of the board (its driver's thread): the worker looks again."""
+        self._jobs.put(("board", msg))
+
+    def snapshot(self):
+        """What the page shows of the remote game (the snapshot's `remote`)."""
+        with self._lock:
+            game = self.game
+            return {
+                "phase": self.phase, "code": self.keys.code if self.keys else None,
+                "topic": self.keys.root if self.keys else None, "side": self.side,
+                "link": self.link.status() if self.link else {
+                    "broker": str(self.broker), "connected": False, "error": None},
+                "opponent": dict(self.opponent), "lit": self.lit,
+                "last_move": self.last_move, "conflict": self.conflict,
+                "notices": list(self.notices),
+                "game": None if game is None else {
+                    "setup": game.setup, "moves": game.moves, "turn": game.turn(),
+                    "epoch": game.epoch, "ask": game.ask, "their_ask": game.their_ask,
+                    "outcome": game.outcome(), "result": game.result,
+                    "their_result": game.their_result},
+                "latency_ms": list(self.latencies)[-50:],
+            }
+
+    # --- the worker ---------------------------------------------------------------------------
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                item = self._jobs.get(timeout=1.0)
+            except queue.Empty:
+                item = ("tick",)
+            try:
+                self._take(item)
+                while True:                      # everything queued, then one sync
+                    try:
+                        item = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    self._take(item)
+                if self.game is not None and self.phase in ("playing", "conflict", "over"):
+                    sync.board(self)
+                self._publish()
+            except Exception as exc:     # a bug: said, and the session goes on
+                self.say("internal error: %r" % exc, "fault")
+
+    def _take(self, item):
+        kind = item[0]
+        if kind == "stop":
+            return
+        if kind == "job":
+            _, func, body, done = item
+            try:
+                result = func(body if isinstance(body, dict) else {})
+                if done is not None:
+                    done[1] = result
+            except ApiError as exc:
+                if done is None:
+                    self.say(exc.message, "fault")
+                else:
+                    done[2] = exc
+            finally:
+                if done is not None:
+                    done[0].set()
+        elif kind == "connected":
+            self._connected()
+        elif kind == "msg":
+            self._message(item[1], item[2])
+        elif kind == "board":
+            sync.board_event(self, item[1])
+
+    def say(self, text, kind="info"):
+        """A notice for the players (the page, the console); a fault said again within
+        REPEAT_S is not repeated."""
+        now = time.monotonic()
+        if kind == "fault" and now - self._said.get(text, -REPEAT_S) < REPEAT_S:
+            return
+        self._said[text] = now
+        with self._lock:
+            self.notices.append({"at": now_ms(), "text": text, "kind": kind})
+        self.log(("remote: " if kind == "info" else "remote fault: ") + text)
+
+    # --- the game's start ----------------------------------------------------------------------
+
+    def _create(self, body):
+        side = body.get("side", "dark")
+        if side not in SIDES:
+            raise bad("side is \"dark\" or \"light\", not %r" % (side,))
+        if self.game is not None and self.phase in ("playing", "conflict"):
+            raise conflict("this board is in a remote game already (%s): leave it first" %
+                           self.keys.code)
+        state = sync.board_state(self, required=True)
+        settings = dict(state["settings"], computer="none", penalty=False, remote=other(side))
+        if isinstance(body.get("rules"), str):
+            settings["rules"] = body["rules"]
+        reply = sync.ask_board(self, {"cmd": "new_game", "settings": settings})
+        state = reply["state"]
+        try:
+            setup = check_setup({"game": state["game"], "rules": state["rules"],
+                                 "start": state["start"]})
+        except Refused as exc:
+            raise conflict(str(exc))
+        code = new_code()
+        self._begin(GameKeys(code), side, AgreedGame(setup, side), "playing")
+        self.say("new game %s: you play %s; give the other player this code" % (code, side))
+        return {"code": code, "side": side}
+
+    def _join(self, body):
+        try:
+            keys = GameKeys(body.get("code"))
+        except CodeError as exc:
+            raise bad(str(exc))
+        if self.keys is not None and self.keys.game_id != keys.game_id:
+            self._leave({})
+        self.views = {}
+        self._found.clear()
+        if self.link is None or self.keys is None:
+            self.keys = keys
+            self._connect(keys, body.get("side") if body.get("side") in SIDES else None)
+        self._found.wait(JOIN_WAIT_S)
+        time.sleep(0.2)                       # the other side's retained view too
+        side, found = self._side_to_join(keys, body)
+        setup = check_setup((found.get(other(side)) or found[side])["setup"])
+        game = AgreedGame(setup, side)
+        state = sync.board_state(self, required=True)
+        if state.get("game") != setup["game"]:
+            self._disconnect()
+            self.keys = None
+            raise conflict("this board plays %s; game %s is %s" % (
+                state.get("game"), keys.code, setup["game"]))
+        rejoin = side in found
+        if rejoin:
+            game.take_own_view(found[side])
+        self._begin(keys, side, game, "playing")
+        if other(side) in found:
+            self._merge(found[other(side)])
+        if not rejoin:
+            sync.fresh_board(self)
+        self.say("%s game %s as %s" % ("back in" if rejoin else "joined", keys.code, side))
+        return {"code": keys.code, "side": side}
+
+    def _side_to_join(self, keys, body):
+        with self._lock:
+            found = dict(self.views)
+        asked = body.get("side")
+        if asked is not None and asked not in SIDES:
+            raise bad("side is \"dark\" or \"light\", not %r" % (asked,))
+        if not found:
+            self._disconnect()
+            self.keys = None
+            raise ApiError(404, "no game under code %s on %s: is the code right, and is its "
+                           "creator's host connected to this broker?" % (keys.code, self.broker))
+        if asked is None:
+            free = [s for s in SIDES if s not in found]
+            if not free:
+                raise conflict("both sides of game %s have a host: say which side is yours "
+                               "to come back to it" % keys.code)
+            asked = free[0]
+        return asked, found
+
+    def _begin(self, keys, side, game, phase):
+        with self._lock:
+            self.keys = keys
+            self.side = side
+            self.game = game
+            self.phase = phase
+            self.conflict = None
+            self.lit = None
+            self.heard = {}
+            self.results_compared = False
+        if self.link is None:
+            self._connect(keys, side)
+        else:
+            self._connected()
+        store.keep(self, {"code": keys.code, "side": side})
+
+    def _connect(self, keys, side):
+        self.link = MqttLink(self.broker, keys.root + "/#", self._paho_message,
+                             self._paho_connected, **self.credentials)
+        if side is not None:
+            self.side = side
+            self.link.will(keys.topic("presence", side), self._presence(False)[1])
+        self.link.start()
+
+    def _paho_connected(self):
+        self._jobs.put(("connected",))
+
+    def _paho_message(self, topic, payload):
+        keys = self.keys
+        if keys is not None and topic.startswith(keys.root + "/view/"):
+            try:                               # a join waits for these
+                body = keys.open(topic, payload)
+                if body.get("side") in SIDES and topic.endswith("/" + body["side"]):
+                    with self._lock:
+                        held = self.views.get(body["side"])
+                        if held is None or _seq(body) > _seq(held):
+                            self.views[body["side"]] = body
+                    self._found.set()
+            except ValueError:
+                pass
+        self._jobs.put(("msg", topic, payload))
+
+    def _connected(self):
+        link = self.link
+        if link is None or self.keys is None:
+            return
+        if self.side is not None and self.game is not None:
+            topic, payload = self._presence(True)
+            link.publish(topic, payload, retain=True)
+            self._published = None             # again: the broker may have lost it
+            self._board_sent = (None, 0.0)
+            if link.connections > 1:
+                self.say("connected to the broker again")
+
+    def _presence(self, online):
+        topic = self.keys.topic("presence", self.side)
+        return topic, self.keys.sign(topic, {"game": self.keys.game_id, "side": self.side,
+                                             "online": online, "at": now_ms()})
+
+    # --- the players' actions -------------------------------------------------------------------
+
+    def _leave(self, body):
+        was = self.keys.code if self.keys else None
+        self._disconnect()
+        with self._lock:
+            self.keys = self.game = self.side = self.conflict = self.lit = None
+            self.phase = "idle"
+        store.keep(self, None)
+        sync.release_board(self)
+        if was:
+            self.say("left game %s: the board plays both sides again" % was)
+        return {}
+
+    def _ask_take_back(self, body):
+        game = self._game_in_play()
+        try:
+            ask = game.ask_take_back()
+        except Refused as exc:
+            raise conflict(str(exc))
+        self.say("asked to take back %s" % game.moves[ask["to"]])
+        return {"ask": ask}
+
+    def _answer(self, body):
+        game = self._game_in_play()
+        accept = body.get("accept")
+        if type(accept) is not bool:
+            raise bad("answer takes \"accept\": true or false")
+        try:
+            answer = game.answer_take_back(accept)
+        except Refused as exc:
+            raise conflict(str(exc))
+        self.say("take-back %s" % ("accepted: the board takes back %s" % " ".join(
+            game.undone) if accept else "refused"))
+        return {"answer": answer}
+
+    def _resign(self, body):
+        game = self._game_in_play()
+        try:
+            game.resign()
+        except Refused as exc:
+            raise conflict(str(exc))
+        self.phase = "over"
+        self.say("you resigned: %s wins" % other(self.side))
+        return {}
+
+    def _choose(self, body):
+        """The players' choice when the board and the game disagree: `set_up` the board with
+        the remote game (a new game, the moves lit one by one), or `leave` the remote game."""
+        if self.phase != "conflict":
+            raise conflict("nothing to choose: the board and the game agree")
+        choice = body.get("choice")
+        if choice == "leave":
+            return self._leave({})
+        if choice != "set_up":
+            raise bad("choice is \"set_up\" or \"leave\", not %r" % (choice,))
+        sync.fresh_board(self)
+        with self._lock:
+            self.conflict = None
+            self.phase = "playing"
+        self.say("the board starts the remote game again: put each lit disk down")
+        return {}
+
+    def _game_in_play(self):
+        if self.game is None or self.phase == "idle":
+            raise conflict("not in a remote game")
+        return self.game
+
+    # --- the broker's messages -----------------------------------------------------------------
+
+    def _message(self, topic, payload):
+        keys = self.keys
+        if keys is None or not topic.startswith(keys.root + "/"):
+            return
+        kind, _, side = topic[len(keys.root) + 1:].partition("/")
+        if kind not in ("view", "presence", "board") or side not in SIDES:
+            self.say("a message on an unknown topic %s was ignored" % topic[:80], "fault")
+            return
+        try:
+            body = keys.open(topic, payload)
+        except ValueError as exc:
+            self.say("refused a message on %s's %s topic: %s" % (side, kind, exc), "fault")
+            if side == self.side:
+                self._published = None          # put our own retained message right
+            return
+        if body.get("side") != side:
+            self.say("refused a message on %s's topic that says it is %r's" % (
+                side, body.get("side")), "fault")
+            return
+        if kind == "presence":
+            self._their_presence(side, body)
+        elif kind == "view" and self.game is not None:
+            if side == self.side:
+                if _seq(body) != self.game.seq:
+                    self._published = None      # an old or foreign view of ours: put right
+                    if _seq(body) > self.game.seq:
+                        self.say("another host plays %s with this game's code: its messages "
+                                 "are refused" % side, "fault")
+            else:
+                self._merge(body)
+
+    def _their_presence(self, side, body):
+        if side == self.side:
+            if body.get("online") is False and self.link is not None and self.link.connected:
+                topic, payload = self._presence(True)     # an old will of ours: put right
+                self.link.publish(topic, payload, retain=True)
+            return
+        online = body.get("online") is True
+        if self.opponent["online"] == online:
+            return
+        with self._lock:
+            self.opponent = {"online": online, "since": body.get("at")}
+        if self.game is not None:
+            self.say("%s is %s" % (side, "here" if online else "away (offline)"))
+
+    def _merge(self, view):
+        try:
+            changes = self.game.merge(view, sync.settled_moves(self))
+        except Refused as exc:
+            self.say("refused %s's message: %s" % (other(self.side), exc), "fault")
+            return
+        for change, value in changes:
+            sync.news(self, change, value, view)
+
+    def _publish(self):
+        """This side's view and the spectators' board, when they changed."""
+        link, game, keys = self.link, self.game, self.keys
+        if link is None or game is None or keys is None or not link.connected:
+            return
+        now_view = (game.epoch, game.moves, game.ask, game.answer, game.resigned, game.result)
+        if now_view != self._published:
+            topic = keys.topic("view", self.side)
+            link.publish(topic, keys.sign(topic, game.view(keys.game_id)), retain=True)
+            self._published = now_view
+        snapshot, leds = self.board_view()
+        if snapshot is None:
+            return
+        text = json.dumps(snapshot, sort_keys=True)
+        last, when = self._board_sent
+        if text != last and time.monotonic() - when >= BOARD_VIEW_S:
+            topic = keys.topic("board", self.side)
+            link.publish(topic, keys.sign(topic, {"game": keys.game_id, "side": self.side,
+                                                  "snapshot": snapshot, "leds": leds,
+                                                  "at": now_ms()}), retain=True)
+            self._board_sent = (text, time.monotonic())
+
+
+def _seq(view):
+    seq = view.get("seq")
+    return seq if type(seq) is int else -1
