@@ -198,14 +198,27 @@ def play_move(boards, rng):
     return cell, lit_after
 
 
+def set_up(board):
+    """The disks a game's start has (Othello's four) put on the board, as its players do."""
+    from host_sim.web.records import position_board
+    state = board.snap()["state"]
+    position = position_board(state)
+    for name in state["missing"]:
+        side = position.cell_states[position.grid.parse_cell(name)] & 3
+        assert board.post("place", {"cell": name, "face": "D" if side == 1 else "L"})["ok"]
+
+
 def start_game(boards, map_path=None):
-    """Dark's host creates the game, light's joins it by its code; both boards in step."""
+    """Dark's host creates the game, light's joins it by its code; both boards set up and in
+    step."""
     for board in boards.values():
         assert board.post("autoflip", {"on": True})["ok"]
     created = boards["dark"].post("remote/create", {"side": "dark"})
     assert created["ok"], created
     joined = boards["light"].post("remote/join", {"code": created["code"]})
     assert joined["ok"] and joined["side"] == "light", joined
+    for board in boards.values():
+        set_up(board)
     wait_for(lambda: in_step(boards["dark"], boards["light"]), what="the boards in step")
     return created["code"]
 

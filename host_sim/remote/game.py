@@ -66,7 +66,8 @@ class AgreedGame:
         self.board = module.Board(self.setup["start"], self._rules)
         self.epoch = 0
         self.undone = []          # the moves the last agreed take-back removed
-        self.ask = None           # our ask: {"epoch", "to"}
+        self.ask = None           # our ask: {"epoch", "to", "id"}
+        self.asked = 0            # the id of our last ask
         self.their_ask = None     # theirs, not yet answered
         self.answer = None        # our answer to their last ask: {"epoch", "to", "ok"}
         self.resigned = None      # the side that resigned
@@ -139,6 +140,7 @@ class AgreedGame:
         self._merge_moves(view, view.get("side"), own=True)
         if _int(view.get("epoch")) == self.epoch:
             self.ask = _ask(view.get("ask"))
+            self.asked = max(self.asked, (self.ask or {}).get("id", 0))
             self.answer = view.get("answer") if isinstance(view.get("answer"), dict) else None
         if view.get("resigned") in SIDES:
             self.resigned = view["resigned"]
@@ -149,7 +151,9 @@ class AgreedGame:
             raise Refused("no move to take back")
         if self.over():
             raise Refused("the game is over")
-        self.ask = {"epoch": self.epoch, "to": self.ply() - 1}
+        # `id` tells an ask made again after a refusal from the one refused.
+        self.asked = max(self.asked + 1, int(time.time() * 1000))
+        self.ask = {"epoch": self.epoch, "to": self.ply() - 1, "id": self.asked}
         return self.ask
 
     def answer_take_back(self, accept):
@@ -159,7 +163,7 @@ class AgreedGame:
         if ask is None:
             raise Refused("nothing was asked")
         self.their_ask = None
-        self.answer = {"epoch": ask["epoch"], "to": ask["to"], "ok": bool(accept)}
+        self.answer = dict(ask, ok=bool(accept))
         if accept:
             self._cut_to(ask["to"])
         return self.answer
@@ -209,8 +213,7 @@ class AgreedGame:
         answer = view.get("answer")
         ask = self.ask
         if (epoch != self.epoch + 1 or ask is None or not isinstance(answer, dict) or
-                answer.get("ok") is not True or answer.get("epoch") != ask["epoch"] or
-                answer.get("to") != ask["to"]):
+                answer.get("ok") is not True or _ask(answer) != ask):
             raise Refused("a take-back that was not asked for (epoch %d)" % epoch)
         before = self.ply()
         self._cut_to(ask["to"])
@@ -227,23 +230,26 @@ class AgreedGame:
                 theirs, next(i for i in range(common) if moves[i].upper() != mine[i].upper())
                 + 1))
         added = []
-        for cell in moves[common:]:
-            mover = self.turn()
-            ours = self.ply() < len(board_moves) and board_moves[self.ply()] == cell
-            if mover != theirs and not own and not ours:
-                raise Refused("%s sent %s for %s, whose move it is not theirs to make" % (
-                    theirs, cell, mover))
-            self.add(cell, mover)
-            added.append(self.moves[-1])
+        try:
+            for cell in moves[common:]:
+                mover = self.turn()
+                ours = self.ply() < len(board_moves) and board_moves[self.ply()] == cell
+                if mover != theirs and not own and not ours:
+                    raise Refused("%s sent %s for %s, whose move it is not theirs to make" % (
+                        theirs, cell, mover))
+                self.add(cell, mover)
+                added.append(self.moves[-1])
+        except Refused:
+            for _ in added:                 # all of the view or none of it
+                self.board.pop()
+            raise
         return [("moves", added)] if added else []
 
     def _their_asks(self, view, theirs):
         changes = []
         ask = _ask(view.get("ask"))
         if ask is not None and ask["epoch"] == self.epoch and 0 <= ask["to"] < self.ply():
-            answered = self.answer
-            if ask != self.their_ask and not (answered and answered["epoch"] == ask["epoch"]
-                                              and answered["to"] == ask["to"]):
+            if ask != self.their_ask and _ask(self.answer) != ask:
                 self.their_ask = ask
                 changes.append(("asked", ask))
         elif ask is None and self.their_ask is not None:
@@ -251,8 +257,7 @@ class AgreedGame:
             changes.append(("asked", None))
         answer = view.get("answer")
         if (isinstance(answer, dict) and answer.get("ok") is False and self.ask is not None
-                and answer.get("epoch") == self.ask["epoch"] and
-                answer.get("to") == self.ask["to"]):
+                and _ask(answer) == self.ask):
             self.ask = None
             changes.append(("answered", answer))
         if view.get("resigned") == theirs and self.resigned is None:
@@ -271,6 +276,6 @@ def _int(value):
 
 def _ask(value):
     if (isinstance(value, dict) and type(value.get("epoch")) is int and
-            type(value.get("to")) is int):
-        return {"epoch": value["epoch"], "to": value["to"]}
+            type(value.get("to")) is int and type(value.get("id")) is int):
+        return {"epoch": value["epoch"], "to": value["to"], "id": value["id"]}
     return None

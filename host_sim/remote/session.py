@@ -264,7 +264,7 @@ class RemoteSession:
         if not found:
             self._disconnect()
             self.keys = None
-            raise ApiError(404, "no game under code %s on %s: is the code right, and is its "
+            raise conflict("no game under code %s on %s: is the code right, and is its "
                            "creator's host connected to this broker?" % (keys.code, self.broker))
         if asked is None:
             free = [s for s in SIDES if s not in found]
