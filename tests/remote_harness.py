@@ -13,6 +13,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import iago
+
 ROOT = Path(__file__).resolve().parent.parent
 MOSQUITTO = Path("/usr/sbin/mosquitto")
 IAGO = Path(sys.executable).parent / "iago"
@@ -94,10 +96,10 @@ class Serve:
     """`iago serve --sim --remote` in a child process, its flash and remote game kept in
     `folder` (so a restart comes back to them); posts and snapshots through its HTTP API."""
 
-    def __init__(self, folder, broker_url, map_path=None, speed=8):
+    def __init__(self, folder, broker_url, map_path=None, speed=8, remote=True):
         self.folder = Path(folder)
-        self.args = [str(IAGO), "serve", "--sim", "--remote", "--broker", broker_url,
-                     "--http-port", "0", "--speed", str(speed),
+        self.args = [str(IAGO), "serve", "--sim"] + (["--remote"] if remote else []) + [
+                     "--broker", broker_url, "--http-port", "0", "--speed", str(speed),
                      "--flash-dir", str(self.folder / "flash"),
                      "--remote-dir", str(self.folder / "remote"),
                      "--games-dir", str(self.folder / "games")]
@@ -176,11 +178,12 @@ def in_step(a, b):
     return sa, sb
 
 
-def play_move(boards, rng):
+def play_move(boards, rng, before_follow=None):
     """One move of the game between `boards` ({"dark": Serve, "light": Serve}): the side to
-    move puts a disk on a legal hex of its choice, the other board lights it and its player
-    puts it there; returns (the move, the seconds from one board's move to the other's
-    lighting it as measured by the test)."""
+    move puts a disk on a legal hex of its choice, the other board lights it
+    (`before_follow(board, cell)` then) and its player puts it there. Returns the move and
+    the seconds from the first board's placement to the other's lighting it, as the test
+    sees them."""
     turn = boards["dark"].remote()["game"]["turn"]
     mover, follower = boards[turn], boards["light" if turn == "dark" else "dark"]
     state = wait_for(lambda: (lambda s: s if s["legal"] else None)(mover.snap()["state"]),
@@ -191,6 +194,8 @@ def play_move(boards, rng):
     start = time.monotonic()
     wait_for(lambda: follower.remote()["lit"] == cell, what="%s lit on the other board" % cell)
     lit_after = time.monotonic() - start
+    if before_follow is not None:
+        before_follow(follower, cell)
     reply = follower.post("place", {"cell": cell})
     assert reply["ok"], reply
     wait_for(lambda: in_step(boards["dark"], boards["light"]), 30,
@@ -199,13 +204,18 @@ def play_move(boards, rng):
 
 
 def set_up(board):
-    """The disks a game's start has (Othello's four) put on the board, as its players do."""
+    """The disks the board's game has and the board lacks put on it, as its players do: the
+    start's (Othello's four), or those of a simulated board whose process was killed (its
+    disks were in that process)."""
     from host_sim.web.records import position_board
     state = board.snap()["state"]
     position = position_board(state)
     for name in state["missing"]:
-        side = position.cell_states[position.grid.parse_cell(name)] & 3
-        assert board.post("place", {"cell": name, "face": "D" if side == 1 else "L"})["ok"]
+        value = position.cell_states[position.grid.parse_cell(name)]
+        face = "D" if value & 3 == 1 else "L"
+        if position.FLIP == iago.CAPTIVE and value & iago.CAPTIVE:
+            face = face.lower()                 # a captive lies red side up
+        assert board.post("place", {"cell": name, "face": face})["ok"]
 
 
 def start_game(boards, map_path=None):

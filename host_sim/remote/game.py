@@ -20,6 +20,9 @@ from iago import games
 
 from host_sim.remote.codes import SIDES
 
+# A simulated board's virtual-time `time` (host_sim/simboard.py) is not the hosts' time.
+time = getattr(time, "_host_time", time)
+
 VIEW_FIELDS = ("game", "side", "seq", "epoch", "ply", "moves", "setup", "ask", "answer",
                "resigned", "result", "at")
 GAMES = ("iago", "othello", "io")           # the games a board referees
@@ -57,9 +60,11 @@ class AgreedGame:
     """The game both sides agree on, kept by one side's host (`side`), and what it knows of the
     other side's view."""
 
-    def __init__(self, setup, side):
+    def __init__(self, setup, side, host="?"):
         self.setup = check_setup(setup)
         self.side = side
+        self.host = host          # this host's id, kept across its restarts (store.py)
+        self.their_host = None    # the other side's, once seen: no other host plays that side
         module = games.module(self.setup["game"])
         self._module = module
         self._rules = module.Rules.parse(self.setup["rules"])
@@ -128,7 +133,8 @@ class AgreedGame:
         too (it is the wall clock's milliseconds when that is more)."""
         self.seq = max(self.seq + 1, int(time.time() * 1000))
         moves = self.moves
-        return {"game": game_id, "side": self.side, "seq": self.seq, "epoch": self.epoch,
+        return {"game": game_id, "side": self.side, "host": self.host, "peer": self.their_host,
+                "seq": self.seq, "epoch": self.epoch,
                 "ply": len(moves), "moves": moves, "setup": self.setup, "ask": self.ask,
                 "answer": self.answer, "resigned": self.resigned, "result": self.result,
                 "at": int(time.time() * 1000)}
@@ -137,6 +143,8 @@ class AgreedGame:
         """Our own side's view kept on the broker, read back by a host that restarted: its
         game, asks and seq are ours again (moves checked as if the other side's)."""
         self.seq = max(self.seq, _int(view.get("seq")))
+        if isinstance(view.get("peer"), str):
+            self.their_host = view["peer"]
         self._merge_moves(view, view.get("side"), own=True)
         if _int(view.get("epoch")) == self.epoch:
             self.ask = _ask(view.get("ask"))
@@ -195,6 +203,10 @@ class AgreedGame:
         seq = _int(view.get("seq"))
         if seq <= self.their_seq:
             return []                # a duplicate, or older than one already taken
+        host = view.get("host")
+        if self.their_host is not None and host != self.their_host:
+            raise Refused("another host (%s) plays %s with this game's code" % (
+                str(host)[:12], theirs))
         if check_setup(view.get("setup")) != self.setup:
             raise Refused("%s's view is of another game setup" % theirs)
         changes = []
@@ -206,6 +218,8 @@ class AgreedGame:
             return changes
         changes.extend(self._merge_moves(view, theirs, board_moves=board_moves or ()))
         self.their_seq = seq
+        if self.their_host is None and isinstance(host, str):
+            self.their_host = host
         changes.extend(self._their_asks(view, theirs))
         return changes
 

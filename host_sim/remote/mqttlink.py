@@ -13,9 +13,13 @@ import threading
 import uuid
 from urllib.parse import urlsplit
 
+# Imported with this module, before a simulated board puts its virtual-time `time` module in
+# sys.modules (host_sim/simboard.py): paho's reconnecting waits must take real time.
+import paho.mqtt.client as mqtt
+
 PORTS = {"mqtt": 1883, "mqtts": 8883, "ws": 80, "wss": 443}
 DEFAULT_BROKER = "mqtt://localhost:1883"
-KEEPALIVE_S = 10             # a host gone without a word is "offline" after about 15 s
+KEEPALIVE_S = 5              # a host gone without a word is "offline" after about 8 s
 
 
 class BrokerAddress:
@@ -50,7 +54,6 @@ class MqttLink:
 
     def __init__(self, address, topics, on_message, on_connected, username=None, password=None,
                  ca_file=None, client_id=None):
-        import paho.mqtt.client as mqtt
         self.address = address
         self.topics = topics
         self._on_message = on_message
@@ -59,6 +62,7 @@ class MqttLink:
         self.connected = False
         self.error = None
         self.connections = 0
+        self.will_side = None             # the side whose presence the will says is gone
         self.client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
             client_id=client_id or "iago-" + uuid.uuid4().hex[:12],

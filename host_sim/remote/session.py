@@ -22,6 +22,9 @@ from host_sim.remote.game import AgreedGame, Refused, check_setup, other
 from host_sim.remote.mqttlink import MqttLink
 from host_sim.web.api import ApiError, bad, conflict
 
+# A simulated board's virtual-time `time` (host_sim/simboard.py) is not the hosts' time.
+time = getattr(time, "_host_time", time)
+
 JOIN_WAIT_S = 3.0            # how long a join waits for the game's retained views
 BOARD_VIEW_S = 1.0           # the spectators' board is published at most this often
 REPEAT_S = 60.0              # the same fault is said again after this long
@@ -69,6 +72,7 @@ class RemoteSession:
         self._board_sent = (None, 0.0)
         self._stop = threading.Event()
         self._thread = None
+        self._link_up = False
 
     # --- life -----------------------------------------------------------------------------
 
@@ -114,6 +118,19 @@ class RemoteSession:
             raise done[2]
         return done[1]
 
+    def check_command(self, msg):
+        """A page's host-link command that would part this board's game from the remote one
+        is refused (409) while the remote game is on."""
+        if self.game is None or self.phase not in ("playing", "conflict"):
+            return
+        cmd = msg.get("cmd")
+        changes = set(msg.get("settings") or ()) if cmd == "settings" else set()
+        if cmd in ("new_game", "take_back", "claim", "demo") or changes & {
+                "rules", "penalty", "computer", "remote"}:
+            raise conflict("not in remote game %s: %s" % (self.keys.code, (
+                "ask the other player to take back" if cmd == "take_back" else
+                "resign or leave the remote game first")))
+
     def board_event(self, msg):
         """An event of the board (its driver's thread): the worker looks again."""
         self._jobs.put(("board", msg))
@@ -154,6 +171,7 @@ class RemoteSession:
                     except queue.Empty:
                         break
                     self._take(item)
+                self._watch_link()
                 if self.game is not None and self.phase in ("playing", "conflict", "over"):
                     sync.board(self)
                 self._publish()
@@ -184,6 +202,14 @@ class RemoteSession:
             self._message(item[1], item[2])
         elif kind == "board":
             sync.board_event(self, item[1])
+
+    def _watch_link(self):
+        link = self.link
+        up = link is not None and link.connected
+        if link is not None and self._link_up and not up:
+            self.say("lost the broker %s: reconnecting (moves wait meanwhile)" % self.broker,
+                     "fault")
+        self._link_up = up
 
     def say(self, text, kind="info"):
         """A notice for the players (the page, the console); a fault said again within
@@ -217,7 +243,8 @@ class RemoteSession:
         except Refused as exc:
             raise conflict(str(exc))
         code = new_code()
-        self._begin(GameKeys(code), side, AgreedGame(setup, side), "playing")
+        self._begin(GameKeys(code), side, AgreedGame(setup, side, store.host_id(self)),
+                    "playing")
         self.say("new game %s: you play %s; give the other player this code" % (code, side))
         return {"code": code, "side": side}
 
@@ -237,7 +264,7 @@ class RemoteSession:
         time.sleep(0.2)                       # the other side's retained view too
         side, found = self._side_to_join(keys, body)
         setup = check_setup((found.get(other(side)) or found[side])["setup"])
-        game = AgreedGame(setup, side)
+        game = AgreedGame(setup, side, store.host_id(self, keys.code))
         state = sync.board_state(self, required=True)
         if state.get("game") != setup["game"]:
             self._disconnect()
@@ -284,11 +311,14 @@ class RemoteSession:
             self.lit = None
             self.heard = {}
             self.results_compared = False
+        if self.link is not None and self.link.will_side != side:
+            link, self.link = self.link, None     # joined: connect again with our side's will
+            link.stop()
         if self.link is None:
             self._connect(keys, side)
         else:
             self._connected()
-        store.keep(self, {"code": keys.code, "side": side})
+        store.keep(self, {"code": keys.code, "side": side, "host": game.host})
 
     def _connect(self, keys, side):
         self.link = MqttLink(self.broker, keys.root + "/#", self._paho_message,
@@ -296,6 +326,7 @@ class RemoteSession:
         if side is not None:
             self.side = side
             self.link.will(keys.topic("presence", side), self._presence(False)[1])
+            self.link.will_side = side
         self.link.start()
 
     def _paho_connected(self):
@@ -393,7 +424,8 @@ class RemoteSession:
         with self._lock:
             self.conflict = None
             self.phase = "playing"
-        self.say("the board starts the remote game again: put each lit disk down")
+        self.say("the board starts the remote game again: clear the board, then put each lit "
+                 "disk down")
         return {}
 
     def _game_in_play(self):

@@ -3,6 +3,7 @@ back to its game without the players typing the code again. The code is the game
 file is the user's alone (0600)."""
 
 import json
+import secrets
 
 from host_sim.remote.codes import SIDES, GameKeys
 
@@ -17,6 +18,14 @@ def kept(path):
     except (OSError, ValueError, KeyError, TypeError):
         pass
     return None
+
+
+def host_id(session, code=None):
+    """This host's id in the game `code`: the one kept if it is that game's, else a new one."""
+    data = kept(session.store)
+    if code is not None and data and data["code"] == code and isinstance(data.get("host"), str):
+        return data["host"]
+    return secrets.token_hex(6)
 
 
 def keep(session, data):

@@ -101,6 +101,8 @@ class SimLink:
 
     def _command_action(self, body):
         msg = api.host_command(body)
+        if self.remote is not None:
+            self.remote.check_command(msg)
         reply = self.command(msg)
         if not reply.get("ok"):
             raise ApiError(400, "the board refused %s: %s" % (msg["cmd"], reply.get("error")))
