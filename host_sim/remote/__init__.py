@@ -11,8 +11,11 @@ from pathlib import Path
 
 
 def attach(driver, hub, args):
-    """Give `driver` (SimDriver or SerialDriver) a remote session from `iago serve`'s options;
-    raises SystemExit(2) with one line for a bad broker address."""
+    """With `iago serve --remote`, give `driver` (SimDriver or SerialDriver) a remote session
+    from the options (its owner starts it after the driver); SystemExit(2) with one line for a
+    bad broker address."""
+    if not getattr(args, "remote", False):
+        return None
     import sys
 
     from host_sim.remote.mqttlink import BrokerAddress
