@@ -188,11 +188,13 @@ def test_every_fault_survived_in_step_and_named(broker, tmp_path):
         injected()
         light.stop()
         plain = Serve(tmp_path / "light", broker.url, remote=False)
-        set_up(plain)
-        cell = wait_for(lambda: plain.snap()["state"]["legal"], what="a legal move")[0]
-        assert plain.post("place", {"cell": cell})["ok"]
-        time.sleep(0.5)
-        plain.stop()
+        try:
+            set_up(plain)
+            cell = wait_for(lambda: plain.snap()["state"]["legal"], what="a legal move")[0]
+            assert plain.post("place", {"cell": cell})["ok"]
+            time.sleep(0.5)
+        finally:
+            plain.stop()
         light.start()
         light.post("autoflip", {"on": True})
         set_up(light)

@@ -11,12 +11,11 @@ not its sender's or not legal. The same fault is said once a minute at most.
 """
 
 import collections
-import json
 import queue
 import threading
 import time
 
-from host_sim.remote import store, sync
+from host_sim.remote import inbox, store, sync
 from host_sim.remote.codes import SIDES, CodeError, GameKeys, new_code
 from host_sim.remote.game import AgreedGame, Refused, check_setup, other
 from host_sim.remote.mqttlink import MqttLink
@@ -26,7 +25,6 @@ from host_sim.web.api import ApiError, bad, conflict
 time = getattr(time, "_host_time", time)
 
 JOIN_WAIT_S = 3.0            # how long a join waits for the game's retained views
-BOARD_VIEW_S = 1.0           # the spectators' board is published at most this often
 REPEAT_S = 60.0              # the same fault is said again after this long
 ACTIONS = ("create", "join", "leave", "take-back", "answer", "resign", "choose")
 
@@ -67,9 +65,9 @@ class RemoteSession:
         self._said = {}
         self._jobs = queue.Queue()
         self._found = threading.Event()
-        self._lock = threading.RLock()     # the page's snapshot, against the worker
-        self._published = None
-        self._board_sent = (None, 0.0)
+        self.lock = threading.RLock()     # the page's snapshot, against the worker
+        self.published = None
+        self.board_sent = (None, 0.0)
         self._stop = threading.Event()
         self._thread = None
         self._link_up = False
@@ -96,7 +94,7 @@ class RemoteSession:
         if link is not None:
             last = None
             if self.keys is not None and self.side is not None:
-                last = self._presence(False)
+                last = self.presence(False)
             link.stop(last)
 
     # --- the web server's side -------------------------------------------------------------
@@ -137,7 +135,7 @@ class RemoteSession:
 
     def snapshot(self):
         """What the page shows of the remote game (the snapshot's `remote`)."""
-        with self._lock:
+        with self.lock:
             game = self.game
             return {
                 "phase": self.phase, "code": self.keys.code if self.keys else None,
@@ -174,7 +172,7 @@ class RemoteSession:
                 self._watch_link()
                 if self.game is not None and self.phase in ("playing", "conflict", "over"):
                     sync.board(self)
-                self._publish()
+                inbox.publish(self)
             except Exception as exc:     # a bug: said, and the session goes on
                 self.say("internal error: %r" % exc, "fault")
 
@@ -199,7 +197,7 @@ class RemoteSession:
         elif kind == "connected":
             self._connected()
         elif kind == "msg":
-            self._message(item[1], item[2])
+            inbox.message(self, item[1], item[2])
         elif kind == "board":
             sync.board_event(self, item[1])
 
@@ -218,7 +216,7 @@ class RemoteSession:
         if kind == "fault" and now - self._said.get(text, -REPEAT_S) < REPEAT_S:
             return
         self._said[text] = now
-        with self._lock:
+        with self.lock:
             self.notices.append({"at": now_ms(), "text": text, "kind": kind})
         self.log(("remote: " if kind == "info" else "remote fault: ") + text)
 
@@ -276,14 +274,14 @@ class RemoteSession:
             game.take_own_view(found[side])
         self._begin(keys, side, game, "playing")
         if other(side) in found:
-            self._merge(found[other(side)])
+            inbox.merge(self, found[other(side)])
         if not rejoin:
             sync.fresh_board(self)
         self.say("%s game %s as %s" % ("back in" if rejoin else "joined", keys.code, side))
         return {"code": keys.code, "side": side}
 
     def _side_to_join(self, keys, body):
-        with self._lock:
+        with self.lock:
             found = dict(self.views)
         asked = body.get("side")
         if asked is not None and asked not in SIDES:
@@ -302,7 +300,7 @@ class RemoteSession:
         return asked, found
 
     def _begin(self, keys, side, game, phase):
-        with self._lock:
+        with self.lock:
             self.keys = keys
             self.side = side
             self.game = game
@@ -325,7 +323,7 @@ class RemoteSession:
                              self._paho_connected, **self.credentials)
         if side is not None:
             self.side = side
-            self.link.will(keys.topic("presence", side), self._presence(False)[1])
+            self.link.will(keys.topic("presence", side), self.presence(False)[1])
             self.link.will_side = side
         self.link.start()
 
@@ -338,9 +336,9 @@ class RemoteSession:
             try:                               # a join waits for these
                 body = keys.open(topic, payload)
                 if body.get("side") in SIDES and topic.endswith("/" + body["side"]):
-                    with self._lock:
+                    with self.lock:
                         held = self.views.get(body["side"])
-                        if held is None or _seq(body) > _seq(held):
+                        if held is None or inbox.seq_of(body) > inbox.seq_of(held):
                             self.views[body["side"]] = body
                     self._found.set()
             except ValueError:
@@ -352,14 +350,14 @@ class RemoteSession:
         if link is None or self.keys is None:
             return
         if self.side is not None and self.game is not None:
-            topic, payload = self._presence(True)
+            topic, payload = self.presence(True)
             link.publish(topic, payload, retain=True)
-            self._published = None             # again: the broker may have lost it
-            self._board_sent = (None, 0.0)
+            self.published = None             # again: the broker may have lost it
+            self.board_sent = (None, 0.0)
             if link.connections > 1:
                 self.say("connected to the broker again")
 
-    def _presence(self, online):
+    def presence(self, online):
         topic = self.keys.topic("presence", self.side)
         return topic, self.keys.sign(topic, {"game": self.keys.game_id, "side": self.side,
                                              "online": online, "at": now_ms()})
@@ -369,7 +367,7 @@ class RemoteSession:
     def _leave(self, body):
         was = self.keys.code if self.keys else None
         self._disconnect()
-        with self._lock:
+        with self.lock:
             self.keys = self.game = self.side = self.conflict = self.lit = None
             self.phase = "idle"
         store.keep(self, None)
@@ -421,7 +419,7 @@ class RemoteSession:
         if choice != "set_up":
             raise bad("choice is \"set_up\" or \"leave\", not %r" % (choice,))
         sync.fresh_board(self)
-        with self._lock:
+        with self.lock:
             self.conflict = None
             self.phase = "playing"
         self.say("the board starts the remote game again: clear the board, then put each lit "
@@ -432,86 +430,3 @@ class RemoteSession:
         if self.game is None or self.phase == "idle":
             raise conflict("not in a remote game")
         return self.game
-
-    # --- the broker's messages -----------------------------------------------------------------
-
-    def _message(self, topic, payload):
-        keys = self.keys
-        if keys is None or not topic.startswith(keys.root + "/"):
-            return
-        kind, _, side = topic[len(keys.root) + 1:].partition("/")
-        if kind not in ("view", "presence", "board") or side not in SIDES:
-            self.say("a message on an unknown topic %s was ignored" % topic[:80], "fault")
-            return
-        try:
-            body = keys.open(topic, payload)
-        except ValueError as exc:
-            self.say("refused a message on %s's %s topic: %s" % (side, kind, exc), "fault")
-            if side == self.side:
-                self._published = None          # put our own retained message right
-            return
-        if body.get("side") != side:
-            self.say("refused a message on %s's topic that says it is %r's" % (
-                side, body.get("side")), "fault")
-            return
-        if kind == "presence":
-            self._their_presence(side, body)
-        elif kind == "view" and self.game is not None:
-            if side == self.side:
-                if _seq(body) != self.game.seq:
-                    self._published = None      # an old or foreign view of ours: put right
-                    if _seq(body) > self.game.seq:
-                        self.say("another host plays %s with this game's code: its messages "
-                                 "are refused" % side, "fault")
-            else:
-                self._merge(body)
-
-    def _their_presence(self, side, body):
-        if side == self.side:
-            if body.get("online") is False and self.link is not None and self.link.connected:
-                topic, payload = self._presence(True)     # an old will of ours: put right
-                self.link.publish(topic, payload, retain=True)
-            return
-        online = body.get("online") is True
-        if self.opponent["online"] == online:
-            return
-        with self._lock:
-            self.opponent = {"online": online, "since": body.get("at")}
-        if self.game is not None:
-            self.say("%s is %s" % (side, "here" if online else "away (offline)"))
-
-    def _merge(self, view):
-        try:
-            changes = self.game.merge(view, sync.settled_moves(self))
-        except Refused as exc:
-            self.say("refused %s's message: %s" % (other(self.side), exc), "fault")
-            return
-        for change, value in changes:
-            sync.news(self, change, value, view)
-
-    def _publish(self):
-        """This side's view and the spectators' board, when they changed."""
-        link, game, keys = self.link, self.game, self.keys
-        if link is None or game is None or keys is None or not link.connected:
-            return
-        now_view = (game.epoch, game.moves, game.ask, game.answer, game.resigned, game.result)
-        if now_view != self._published:
-            topic = keys.topic("view", self.side)
-            link.publish(topic, keys.sign(topic, game.view(keys.game_id)), retain=True)
-            self._published = now_view
-        snapshot, leds = self.board_view()
-        if snapshot is None:
-            return
-        text = json.dumps(snapshot, sort_keys=True)
-        last, when = self._board_sent
-        if text != last and time.monotonic() - when >= BOARD_VIEW_S:
-            topic = keys.topic("board", self.side)
-            link.publish(topic, keys.sign(topic, {"game": keys.game_id, "side": self.side,
-                                                  "snapshot": snapshot, "leds": leds,
-                                                  "at": now_ms()}), retain=True)
-            self._board_sent = (text, time.monotonic())
-
-
-def _seq(view):
-    seq = view.get("seq")
-    return seq if type(seq) is int else -1

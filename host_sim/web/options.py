@@ -78,6 +78,10 @@ def add_arguments(parser):
                         default=64, metavar="N",
                         help="connections served at once (default 64; each page keeps one "
                         "open): more get 503 Service Unavailable")
+    remote_arguments(parser)
+
+
+def remote_arguments(parser):
     remote = parser.add_argument_group("remote play (docs/remote.md)")
     remote.add_argument("--remote", action="store_true",
                         help="play someone at another board through an MQTT broker: the "

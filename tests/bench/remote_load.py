@@ -1,8 +1,9 @@
 """`make bench`: remote play under load (docs/benchmarks.md, "Remote play through one broker").
 
 Many games at once through one local Mosquitto (tests/remote_harness.py starts it on free
-ports): each game two simulated hosts, no boards, each a paho client of its own with the
-game's real keys, views and checks (host_sim/remote: AgreedGame, GameKeys, MqttLink). Each
+ports): each game two simulated hosts, no boards, each a paho client (a connection) of its own with
+the game's real keys, views and checks (host_sim/remote: AgreedGame, GameKeys, MqttLink), their
+network loops in one thread (Reactor). Each
 side answers the other's move after THINK_S with a random legal move. Per step, with more
 games at once each time: the move latency (the mover's publish to the other host having
 checked and merged it), p50 and p99; the moves a second; the broker's CPU (its /proc utime and
@@ -15,6 +16,7 @@ over BREAK_MS. The steps stop at the first that breaks.
 import os
 import random
 import resource
+import select
 import sys
 import tempfile
 import threading
@@ -45,7 +47,7 @@ class SimHost:
         self.lock = threading.Lock()
         self.due = None
         self.link = MqttLink(broker, keys.topic("view", other(side)), self.message, lambda: None)
-        self.link.start()
+        self.link.client.connect(broker.host, broker.port, 30)   # served by Reactor
 
     def message(self, topic, payload):
         try:
@@ -77,7 +79,41 @@ class SimHost:
         self.stats.moves += 1
 
     def stop(self):
-        self.link.stop()
+        self.link.client.disconnect()
+
+
+class Reactor:
+    """paho's network loop for every host in one thread (select on their sockets), as a
+    thread a client (MqttLink.start) would be 800 threads at the top step: the simulated
+    hosts' own process would then be what breaks, not the broker."""
+
+    def __init__(self, hosts):
+        self.clients = [h.link.client for h in hosts]
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        while not self.stop.is_set():
+            poll = select.poll()           # not select(): past 1024 descriptors at 800 games
+            by_fd = {}
+            for client in self.clients:
+                sock = client.socket()
+                if sock is not None:
+                    by_fd[sock.fileno()] = client
+                    poll.register(sock, select.POLLIN | (select.POLLOUT if client.want_write()
+                                                         else 0))
+            for fd, events in poll.poll(10):
+                if events & (select.POLLIN | select.POLLERR | select.POLLHUP):
+                    by_fd[fd].loop_read()
+                if events & select.POLLOUT:
+                    by_fd[fd].loop_write()
+            for client in self.clients:
+                client.loop_misc()
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(5)
 
 
 class Stats:
@@ -114,6 +150,7 @@ def run_step(broker, games):
     for keys in codes:
         for side in ("dark", "light"):
             hosts.append(SimHost(keys, side, address, stats))
+    reactor = Reactor(hosts)
     deadline = time.monotonic() + 30
     while not all(h.link.connected for h in hosts) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -131,6 +168,8 @@ def run_step(broker, games):
     cpu = broker_cpu_s(broker.proc.pid) - cpu0
     for host in hosts:
         host.stop()
+    time.sleep(0.5)
+    reactor.close()
     p50, p99 = percentile(stats.latencies, 0.5), percentile(stats.latencies, 0.99)
     broke = []
     if unconnected:
