@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE.parent))
 from host_sim.remote.codes import GameKeys, new_code  # noqa: E402
 from host_sim.remote.game import AgreedGame, Refused, other  # noqa: E402
 from host_sim.remote.mqttlink import BrokerAddress, MqttLink  # noqa: E402
-from remote_harness import Broker  # noqa: E402
+from remote_harness import Broker, Serve, play_to_the_end, start_game  # noqa: E402
 
 STEPS = (10, 25, 50, 100, 200, 400, 800)
 STEP_S = 8.0                 # each step plays this long once every host is connected
@@ -182,6 +182,28 @@ def run_step(broker, games):
             "p50": p50, "p99": p99, "cpu": 100 * cpu / wall, "broke": "; ".join(broke)}
 
 
+def board_to_board(broker, folder):
+    """A whole Iago game between two `iago serve --sim --remote` at real speed: per move, the
+    time from the mover's host sending it to the other board lighting it (the sessions'
+    `latency_ms`), and as the test's hands see it, from the placement to the other board's
+    lit hex (the board's 300 ms settling and auto-flips included, polled every 20 ms)."""
+    boards = {side: Serve(Path(folder) / side, broker.url, speed=1) for side in ("dark", "light")}
+    try:
+        start_game(boards)
+        played = play_to_the_end(boards, 7)
+        hosts = [ms for b in boards.values() for ms in b.remote()["latency_ms"]]
+    finally:
+        for board in boards.values():
+            board.stop()
+    hands = [1000 * s for _, s in played]
+    print("%-14s %-30s %6d moves  p50 %6.1f ms  p99 %6.1f ms" % (
+        "remote-boards", "host sent -> other board lit", len(hosts), percentile(hosts, 0.5),
+        percentile(hosts, 0.99)), flush=True)
+    print("%-14s %-30s %6d moves  p50 %6.1f ms  p99 %6.1f ms" % (
+        "remote-boards", "placed -> other board lit", len(hands), percentile(hands, 0.5),
+        percentile(hands, 0.99)), flush=True)
+
+
 def main(argv):
     top = int(argv[1]) if len(argv) > 1 else STEPS[-1]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -189,6 +211,7 @@ def main(argv):
     with tempfile.TemporaryDirectory() as folder:
         broker = Broker(Path(folder))
         try:
+            board_to_board(broker, folder)
             print("%-14s %6s %7s %8s %9s %9s %10s  %s" % (
                 "instrument", "games", "clients", "moves/s", "p50 ms", "p99 ms", "broker CPU",
                 "broke"), flush=True)
