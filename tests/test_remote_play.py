@@ -3,12 +3,14 @@ and two `iago serve --sim --remote` processes playing whole games of each game f
 real Mosquitto that the tests start and stop, the boards compared after every move."""
 
 import json
+import random
 
 import pytest
 
 from host_sim.remote.codes import CodeError, GameKeys, new_code, parse
 from host_sim.remote.game import AgreedGame, Refused
-from remote_harness import ROOT, Broker, Serve, play_to_the_end, start_game, wait_for
+from remote_harness import (ROOT, Broker, Serve, in_step, play_move, play_to_the_end,
+                            start_game, wait_for)
 
 START = {"game": "iago", "rules": "standard", "start": "5/6/7/8/9/8/7/6/5 D"}
 
@@ -174,3 +176,54 @@ def test_a_wrong_code_or_none_is_refused_and_nothing_changes(broker, tmp_path):
         assert boards["light"].remote()["code"] == code
     finally:
         stop(boards)
+
+
+def test_take_back_by_agreement_refused_then_accepted_then_resigning(broker, tmp_path):
+    """Light asks to take back its move: dark refuses, nothing changes; light asks again, dark
+    accepts: both boards take the move back (the disk lifted, its flips undone by hand) and
+    stay in step; then dark resigns, and both pages say light won. Bug: light's next move on
+    the hex taken back (G6 with this seed) was taken for the move to take back, and its
+    board took it back again: the game stuck."""
+    boards = boards_on(broker, tmp_path)
+    dark, light = boards["dark"], boards["light"]
+    rng = random.Random(21)
+    try:
+        start_game(boards)
+        for _ in range(4):
+            play_move(boards, rng)
+        moves = dark.remote()["game"]["moves"]
+        assert light.post("remote/take-back")["ok"]
+        wait_for(lambda: dark.remote()["game"]["their_ask"], what="the ask at dark's host")
+        assert dark.post("remote/answer", {"accept": False})["ok"]
+        wait_for(lambda: light.remote()["game"]["ask"] is None, what="the refusal at light's")
+        assert any("light refused" in n or "refused the take-back" in n
+                   for n in light.notices())
+        assert in_step(dark, light) and light.remote()["game"]["moves"] == moves
+        assert light.post("remote/take-back")["ok"]
+        wait_for(lambda: dark.remote()["game"]["their_ask"], what="the second ask")
+        assert dark.post("remote/answer", {"accept": True})["ok"]
+        for board in boards.values():
+            wait_for(lambda b=board: b.remote()["game"]["moves"] == moves[:-1],
+                     what="the move taken back in the agreed game")
+            mend(board)
+        wait_for(lambda: in_step(dark, light), 30, "the boards in step after the take-back")
+        assert dark.snap()["state"]["moves"] == moves[:-1]
+        play_move(boards, rng)
+        assert dark.post("remote/resign")["ok"]
+        for board in boards.values():
+            wait_for(lambda b=board: (b.remote()["game"]["outcome"] or {}).get("winner") ==
+                     "light", what="light's win by resignation")
+        assert light.post("remote/take-back")["ok"] is False     # the game is over
+    finally:
+        stop(boards)
+
+
+def mend(board):
+    """The players' hands after a take-back: the disk the board asks to remove is lifted
+    (auto-flip turns back its flips)."""
+    def mended():
+        state = board.snap()["state"]
+        for cell in state["extra"]:
+            board.post("lift", {"cell": cell})
+        return not state["extra"] and not state["flips_pending"]
+    wait_for(mended, 20, "the taken-back disk removed")

@@ -73,6 +73,9 @@ def board(session):
     n = 0
     while n < min(len(moves), len(agreed)) and moves[n] == agreed[n]:
         n += 1
+    if n == len(moves):
+        game.undone = []                # the board took back what was agreed: a move on the
+                                        # same hex later is a new move, never one to take back
     if n == len(moves) == len(agreed):
         agree(session, state)
     elif n == len(moves):
