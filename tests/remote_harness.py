@@ -96,7 +96,8 @@ class Serve:
     """`iago serve --sim --remote` in a child process, its flash and remote game kept in
     `folder` (so a restart comes back to them); posts and snapshots through its HTTP API."""
 
-    def __init__(self, folder, broker_url, map_path=None, speed=8, remote=True):
+    def __init__(self, folder, broker_url, map_path=None, speed=8, remote=True, extra=(),
+                 env=None):
         self.folder = Path(folder)
         self.args = [str(IAGO), "serve", "--sim"] + (["--remote"] if remote else []) + [
                      "--broker", broker_url, "--http-port", "0", "--speed", str(speed),
@@ -105,6 +106,8 @@ class Serve:
                      "--games-dir", str(self.folder / "games")]
         if map_path:
             self.args += ["--map", str(map_path)]
+        self.args += list(extra)
+        self.env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
         self.proc = None
         self.url = None
         self.start()
@@ -113,7 +116,7 @@ class Serve:
         self.folder.mkdir(parents=True, exist_ok=True)
         err = open(self.folder / "serve.err", "ab")
         self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=err, text=True,
-                                     env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                                     env=self.env)
         err.close()
         line = self.proc.stdout.readline()
         assert line.startswith("Iago board: "), (line, (self.folder / "serve.err").read_text())

@@ -63,6 +63,7 @@ class MqttLink:
         self.error = None
         self.connections = 0
         self.will_side = None             # the side whose presence the will says is gone
+        self.refused = None               # why the broker refused the last connection
         self.client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
             client_id=client_id or "iago-" + uuid.uuid4().hex[:12],
@@ -111,8 +112,11 @@ class MqttLink:
     def _connected(self, client, userdata, flags, reason_code, properties):
         if reason_code.is_failure:
             self.connected = False
-            self.error = "the broker refused the connection: %s" % reason_code
+            self.refused = "the broker refused the connection: %s (check --broker-user and " \
+                "the password)" % reason_code
+            self.error = self.refused
             return
+        self.refused = None
         self.connected = True
         self.error = None
         self.connections += 1
@@ -125,5 +129,5 @@ class MqttLink:
 
     def _disconnected(self, client, userdata, flags, reason_code, properties):
         self.connected = False
-        if reason_code.is_failure:
-            self.error = "lost the broker (%s): reconnecting" % reason_code
+        if reason_code.is_failure:   # a refusal is said as such, not as the loss that follows
+            self.error = self.refused or "lost the broker (%s): reconnecting" % reason_code
