@@ -97,11 +97,12 @@ class Serve:
     `folder` (so a restart comes back to them); posts and snapshots through its HTTP API."""
 
     def __init__(self, folder, broker_url, map_path=None, speed=8, remote=True, extra=(),
-                 env=None):
+                 env=None, port=None):
         self.folder = Path(folder)
-        self.args = [str(IAGO), "serve", "--sim"] + (["--remote"] if remote else []) + [
-                     "--broker", broker_url, "--http-port", "0", "--speed", str(speed),
-                     "--flash-dir", str(self.folder / "flash"),
+        board = ["--port", port] if port else [
+            "--sim", "--speed", str(speed), "--flash-dir", str(self.folder / "flash")]
+        self.args = [str(IAGO), "serve"] + board + (["--remote"] if remote else []) + [
+                     "--broker", broker_url, "--http-port", "0",
                      "--remote-dir", str(self.folder / "remote"),
                      "--games-dir", str(self.folder / "games")]
         if map_path:
