@@ -5,6 +5,7 @@ simulated board's host. A game of a dozen moves, in step after every move, and a
 lost to the board's power cut lit again."""
 
 import random
+import time
 
 import pytest
 
@@ -66,8 +67,12 @@ def test_a_real_boards_host_plays_a_simulated_boards_host(broker, tmp_path):
         assert in_step(host, other)
         # The real board's power cut while the other side's move is lit on it.
         def cut(board, cell):
+            since = int(time.time() * 1000)
             assert pty.post("power", {"on": False})["ok"]
             assert pty.post("power", {"on": True})["ok"]
+            # Its restart heard first: until then the host's last state is from before the cut.
+            wait_for(lambda: any("the board started again" in n["text"] and n["at"] >= since
+                                 for n in host.remote()["notices"]), 30, "the restart heard")
             wait_for(lambda: host.remote()["lit"] == cell and
                      host.snap()["state"]["settings"]["remote"] == "light", 30,
                      "%s lit again on the restarted board" % cell)
