@@ -24,11 +24,13 @@ define debian-package
 fi
 endef
 
-# What `make test` needs on the system: Debian's Chromium for the browser tests, and KiCad for
-# the PCB's tests. (`make sim`, `make deploy` and `make uf2` need nothing from the system
-# beyond Python: no system-sim.)
+# What `make test` needs on the system: Debian's Chromium for the browser tests, Mosquitto for
+# remote play's (the tests start their own on free ports), and KiCad for the PCB's tests.
+# (`make sim`, `make deploy` and `make uf2` need nothing from the system beyond Python: no
+# system-sim.)
 system-test: system-kicad
 	$(call debian-package,chromium,/usr/bin/chromium)
+	$(call debian-package,mosquitto,/usr/sbin/mosquitto)
 
 # KiCad 6 (its pcbnew module, for the system's Python 3) and its footprint library: the PCB is
 # generated, routed and checked through them (hardware/pcb/make.py).
@@ -57,7 +59,7 @@ $(VENV)/.installed-deploy: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[deploy]'
 	touch $@
 
-# Node packages: the MicroPython WebAssembly port.
+# Node packages: the MicroPython WebAssembly port, mqtt.js (the page's spectators), eslint.
 node_modules: node_modules/.installed
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund

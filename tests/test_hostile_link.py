@@ -29,7 +29,7 @@ VALID = {
     "level": [1, 2, 3, 4, 5],
 }
 START = {"rules": "simple", "penalty": True, "hints": False, "brightness": 1, "palette": 1,
-         "computer": "none", "level": 4}
+         "computer": "none", "level": 4, "remote": "none"}   # remote: never saved
 # 26 values of every JSON type; those a setting does not take are wrong for it (167 in all).
 WRONG = [None, True, False, 0, 1, 2, 3, 5, 6, -1, 10**30, 0.0, 1.0, 2.0, 3.0, 1.5, -0.0, "",
          "1", "true", "none", "Standard", [], [1], {}, {"value": 1}]
@@ -141,6 +141,21 @@ def test_every_value_a_setting_takes_is_kept_over_a_power_cycle(board, name):
     power_cycle(board)
 
 
+def test_every_wrong_remote_side_is_refused_and_a_right_one_never_saved(board):
+    """`remote` (docs/protocol.md) is set by a host and lost at a restart: the board then plays
+    both sides until its host sets it again."""
+    for value in WRONG:
+        if value != "none":
+            reply = refused(board, {"cmd": "settings", "settings": {"remote": value}})
+            assert reply["error"].startswith("remote is one of 'none', 'dark', 'light'"), reply
+    before = saved(board)
+    reply = board.command({"cmd": "settings", "settings": {"remote": "light"}})
+    assert reply["ok"] and reply["settings"]["remote"] == "light"
+    board.advance(60)
+    assert saved(board) == before
+    power_cycle(board)
+
+
 def test_the_penalty_option_with_loose_rules_is_refused(board):
     refused(board, {"cmd": "settings", "settings": {"rules": "loose"}})   # penalty is on
     refused(board, {"cmd": "new_game", "rules": "loose+penalty"})
@@ -199,6 +214,11 @@ WRONG_FIELDS = [
     ("game", {}), ("game", {"game": None}), ("game", {"game": True}), ("game", {"game": 1.0}),
     ("game", {"game": "1"}), ("game", {"game": [1]}), ("game", {"game": -1}),
     ("game", {"game": 10**40}), ("game", {"game": 0}), ("game", {"game": 1, "games": 2}),
+    ("new_game", {"first": "light"}),                     # Iago has no coin toss
+    ("new_game", {"first": None}), ("new_game", {"first": 1}), ("new_game", {"first": "Dark"}),
+    ("play", {}), ("play", {"move": None}), ("play", {"move": 4}), ("play", {"move": ["E4"]}),
+    ("play", {"move": "E4"}),                              # no side is remote
+    ("play", {"move": "E4", "side": "dark"}),
 ] + [(cmd, {"x": 1}) for cmd in COMMANDS]
 
 

@@ -89,13 +89,15 @@ def test_a_failed_install_names_the_command_and_make_stops(tmp_path):
 
 
 def test_make_test_sets_up_the_system_first():
-    """`make test` depends on system-test, which installs Debian's chromium when missing."""
+    """`make test` depends on system-test, which installs Debian's chromium and mosquitto when
+    missing."""
     proc = subprocess.run(["make", "-n", "-p", "test"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     rules = {line.split(":")[0]: line for line in proc.stdout.splitlines()
              if line.startswith(("test:", "system-test:"))}
     assert "system-test" in rules["test"].split(":", 1)[1].split()
     assert "$(call debian-package,chromium,/usr/bin/chromium)" in proc.stdout
+    assert "$(call debian-package,mosquitto,/usr/sbin/mosquitto)" in proc.stdout
 
 
 def test_a_real_user_without_root_or_sudo_stops_at_once():

@@ -31,6 +31,7 @@ class Driver:
 
     mode = None                      # "sim", "board" or "table": the snapshot's `mode`
     actions = None                   # {action name: handler(body)}, set by __init__
+    remote = None                    # host_sim.remote's session: `iago serve --remote`
 
     def start(self):
         """Start the driver's threads; raises why the driver cannot start."""
@@ -44,6 +45,8 @@ class Driver:
 
     def handle(self, action, body):
         """Run the action `action` with its JSON `body`; its JSON-ready result."""
+        if action.startswith("remote/") and self.remote is not None:
+            return self.remote.handle(action[len("remote/"):], body)
         func = self.actions.get(action)
         if func is None:
             raise self.unknown(action)

@@ -78,3 +78,24 @@ def add_arguments(parser):
                         default=64, metavar="N",
                         help="connections served at once (default 64; each page keeps one "
                         "open): more get 503 Service Unavailable")
+    remote_arguments(parser)
+
+
+def remote_arguments(parser):
+    remote = parser.add_argument_group("remote play (docs/remote.md)")
+    remote.add_argument("--remote", action="store_true",
+                        help="play someone at another board through an MQTT broker: the "
+                        "page's 'Play someone remotely'")
+    remote.add_argument("--broker", default="mqtt://localhost:1883", metavar="URL",
+                        help="the MQTT broker: mqtt://host:1883 (default: a Mosquitto on this "
+                        "computer), mqtts://host:8883 (TLS), ws://host:9001/, wss://...")
+    remote.add_argument("--broker-user", metavar="NAME", help="the broker's user name")
+    remote.add_argument("--broker-password", metavar="PASSWORD",
+                        help="its password (better: the IAGO_BROKER_PASSWORD environment "
+                        "variable, which other users cannot read in the process list)")
+    remote.add_argument("--broker-ca", metavar="FILE",
+                        help="TLS: the certificate authority that signed the broker's "
+                        "certificate (default: the system's)")
+    remote.add_argument("--remote-dir", metavar="DIR",
+                        help="where this host keeps its remote game's code, to come back to it "
+                        "after a restart (default $XDG_DATA_HOME/iago/remote)")

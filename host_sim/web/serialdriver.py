@@ -104,11 +104,18 @@ class SerialDriver(Driver):
 
     def _command_action(self, body):
         msg = api.host_command(body)      # what the board would refuse never reaches it
+        if self.remote is not None:
+            self.remote.check_command(msg)
         reply = self.command(msg)
         if not reply.get("ok"):
             raise ApiError(400, "the board refused %s: %s" % (msg["cmd"], reply.get("error")))
         self._refresh.set()
         return reply
+
+    def remote_command(self, msg, quiet=False):
+        """A host-link command of the remote session, answered by the board; `quiet`: its
+        polls of the state, not written to the console."""
+        return self.command(msg, source="poll" if quiet else "remote")
 
     def command(self, msg, timeout=REPLY_S, source="page"):
         """Send a command and wait for its reply (ApiError if the board is away or silent)."""
@@ -226,6 +233,8 @@ class SerialDriver(Driver):
             self._followups.append(("game", msg.get("game")))
         if "event" in msg:
             self._refresh.set()
+            if self.remote is not None:
+                self.remote.board_event(msg)
 
     # --- the worker: state, finished games, LED colours --------------------------------------
 
@@ -307,7 +316,8 @@ class SerialDriver(Driver):
             connected=connected, powered=connected, port=self.port_name, error=self._last_error,
             board=self.info.get("board"), firmware=self.info.get("firmware"),
             disks=inferred_disks(state, layout) if state else {},
-            games_dir=str(self.games_dir) if self.games_dir else None, saved=self.saved))
+            games_dir=str(self.games_dir) if self.games_dir else None, saved=self.saved,
+            remote=self.remote.snapshot() if self.remote is not None else None))
 
     def _led_hexes(self):
         state, layout, bmap = self._seen

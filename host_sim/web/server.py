@@ -31,12 +31,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from host_sim import remote
 from host_sim.web import records
 from host_sim.web.api import ApiError
 from host_sim.web.hub import Hub
 from host_sim.web.tabledriver import TableDriver
 
 STATIC = Path(__file__).resolve().parent / "static"
+# Libraries the page loads from node_modules (`make node_modules`): mqtt.js for spectators.
+VENDOR = {"vendor/mqtt.esm.js": STATIC.parents[2] / "node_modules/mqtt/dist/mqtt.esm.js"}
 MAX_BODY = 256 * 1024
 REQUEST_TIMEOUT_S = 10.0     # the longest wait for a request's next bytes
 MAX_CONNECTIONS = 64         # served at once; browsers open at most 6 per server
@@ -164,13 +167,15 @@ class Handler(BaseHTTPRequestHandler):
     do_HEAD = do_GET
 
     def _static(self, name):
+        if name in VENDOR and not VENDOR[name].is_file():
+            raise ApiError(404, "%s is not installed: run `make node_modules`" % name)
         try:
-            path = (STATIC / name).resolve()
+            path = VENDOR[name] if name in VENDOR else (STATIC / name).resolve()
             found = path.is_file()
         except (OSError, ValueError):    # a name too long for the file system, a NUL...
             found = False
-        if (not found or "/" in name or "\\" in name or name.startswith(".") or
-                path.parent != STATIC):
+        if not found or name not in VENDOR and (
+                "/" in name or "\\" in name or name.startswith(".") or path.parent != STATIC):
             self._refuse(404, "no such file %r" % name[:100])
             return
         kind = _STATIC_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
@@ -440,6 +445,7 @@ def make_driver(args, hub):
                      pty=args.pty, map_path=args.map)
 
 
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -448,6 +454,7 @@ def main(args):
     """Run `iago serve` with parsed options (host_sim.web.options) until Ctrl-C."""
     hub = Hub()
     driver = make_driver(args, hub)
+    remote.attach(driver, hub, args)          # --remote: a remote session, started below
     try:
         app = App(driver, hub, args.host, args.http_port, args.verbose,
                   args.request_timeout, args.max_connections)
@@ -465,6 +472,8 @@ def main(args):
         app.httpd.server_close()
         sys.stderr.write("iago serve: cannot start %s: %s\n" % (driver.mode, exc))
         raise SystemExit(2)
+    if driver.remote is not None:
+        driver.remote.start()
     print("Iago board: %s" % app.url, flush=True)
     print("  showing %s" % driver.describe(), flush=True)
     if getattr(driver, "games_dir", None):
@@ -482,5 +491,7 @@ def main(args):
         hub.close()
         app.table_hub.close()
         app.httpd.server_close()
+        if driver.remote is not None:
+            driver.remote.close()
         driver.close()
     return 0

@@ -185,7 +185,10 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
     # --- the web server's side ----------------------------------------------------------
 
     def handle(self, action, body):
-        """Run an API action in the sim thread and return its JSON-ready result."""
+        """Run an API action in the sim thread and return its JSON-ready result (a remote
+        play's action in the remote session's thread, which asks the sim thread in turn)."""
+        if action.startswith("remote/") and self.remote is not None:
+            return self.remote.handle(action[len("remote/"):], body)
         func = self.actions.get(action)
         if func is None:
             raise self.unknown(action)
@@ -219,6 +222,11 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
             return "the simulator stopped after repeated faults (the last: %s); restart " \
                    "iago serve" % self.fault["error"]
         return "the simulator stopped"
+
+    def remote_command(self, msg, quiet=False):
+        """A host-link command of the remote session, answered by the board; `quiet`: its
+        polls of the state, not written to the console."""
+        return self.call(lambda body: self.command(msg, "poll" if quiet else "remote"))
 
     def record(self):
         return self.call(lambda body: records.record_text(self._state_or_fail(),
@@ -425,7 +433,8 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
             replay=self.replay.as_dict() if self.replay else None,
             games_dir=str(self.games_dir) if self.games_dir else None,
             saved=self.saved, fault=self.fault, gestures=True, sim=self._sim_view(),
-            score_screen=shown))
+            score_screen=shown,
+            remote=self.remote.snapshot() if self.remote is not None else None))
 
     def _sim_view(self):
         """The snapshot's `sim`: the simulation's speed, clock and faults."""

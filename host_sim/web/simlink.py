@@ -30,7 +30,8 @@ class SimLink:
                 if isinstance(rid, str) and rid in self._asked:
                     self._asked.discard(rid)
                     self._replies[rid] = msg
-                    self.hub.log("in", line)
+                    if not rid.startswith("poll-"):
+                        self.hub.log("in", line)
                 else:
                     self.hub.log("in", line, "pty")
                     self._to_pty(line)
@@ -38,6 +39,8 @@ class SimLink:
             self.hub.log("in", line)
             self._to_pty(line)
             self._on_event(msg)
+            if self.remote is not None:
+                self.remote.board_event(msg)
         self.board.serial.lines = []
 
     def _on_event(self, msg):
@@ -74,17 +77,18 @@ class SimLink:
             self.saved = (self.saved + [path.name])[-5:]
             self.hub.log("note", "finished game kept as %s" % path, "server")
 
-    def command(self, msg):
+    def command(self, msg, source="page"):
         """Send a host-link command and return the board's reply (ApiError if none)."""
         board = self.board
         if not board.powered:
             raise conflict("the board has no power, so it answers no command")
         self._seq += 1
-        rid = "page-%d" % self._seq
+        rid = "%s-%d" % ("poll" if source == "poll" else "page", self._seq)
         line = api.host_line(msg, rid)
         board.send(line)
         self._asked.add(rid)
-        self.hub.log("out", line, "page")
+        if source != "poll":
+            self.hub.log("out", line, source)
         deadline = board.clock.us + REPLY_MS * 1000
         while rid not in self._replies and board.clock.us < deadline and board.powered:
             self._advance_to(board.clock.us + 2000)
@@ -97,6 +101,8 @@ class SimLink:
 
     def _command_action(self, body):
         msg = api.host_command(body)
+        if self.remote is not None:
+            self.remote.check_command(msg)
         reply = self.command(msg)
         if not reply.get("ok"):
             raise ApiError(400, "the board refused %s: %s" % (msg["cmd"], reply.get("error")))

@@ -19,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 STATIC = ROOT / "host_sim" / "web" / "static"
 MICROPYTHON = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+MQTT = ROOT / "node_modules" / "mqtt" / "dist" / "mqtt.esm.js"   # the spectators' MQTT client
 # The board page's modules and style sheet: every one of static/ but the table's (table.html and
 # table.js need the server that referees its games).
 PAGE_FILES = tuple(sorted(p.name for p in STATIC.iterdir()
@@ -74,18 +75,21 @@ def page():
 def build(out):
     """Write the site into the folder `out` (made anew); returns its files' count."""
     wasm = MICROPYTHON / "micropython.wasm"
-    if not wasm.exists():
-        raise SiteError("MicroPython's WebAssembly port is not installed: run `make node_modules`")
+    if not wasm.exists() or not MQTT.exists():
+        raise SiteError("MicroPython's WebAssembly port or mqtt.js is not installed: run "
+                        "`make node_modules`")
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
     (out / "static" / "mp").mkdir(parents=True)
+    (out / "static" / "vendor").mkdir()
     (out / "index.html").write_text(page(), encoding="utf-8")
     for name in PAGE_FILES:
         shutil.copyfile(STATIC / name, out / "static" / name)
     # .js, not .mjs: static servers that know no .mjs type would break the worker's import.
     shutil.copyfile(MICROPYTHON / "micropython.mjs", out / "static" / "mp" / "micropython.js")
     shutil.copyfile(wasm, out / "static" / "mp" / "micropython.wasm")
+    shutil.copyfile(MQTT, out / "static" / "vendor" / "mqtt.esm.js")
     (out / "static" / "board-files.json").write_text(
         json.dumps(board_files(), separators=(",", ":")), encoding="utf-8")
     # GitHub Pages would otherwise run Jekyll over the folder.

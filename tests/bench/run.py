@@ -208,6 +208,8 @@ def main():
     bench_engine()
     # The static site in Chromium: start-up and placement-to-light (issue 16).
     subprocess.run([sys.executable, str(HERE / "site_page.py")], check=False, timeout=900)
+    # Remote play: ever more games at once through one local Mosquitto (issue 34).
+    subprocess.run([sys.executable, str(HERE / "remote_load.py")], check=False, timeout=1800)
     emu_dir = os.environ.get("RP2EMU")
     if emu_dir:
         bench_emulated_pico(emu_dir)

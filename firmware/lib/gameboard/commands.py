@@ -7,11 +7,15 @@ here, before anything changes: a command that is refused changes nothing and sav
 
 import json
 
+import iago
+from gameboard import survey
+from gameboard.painter import NONE, PLAY
 from gameboard.settings import Settings
 
 # The fields each command takes besides "cmd" and "id". Any other is refused, so a misspelt
 # field is never silently ignored (a new game with the default settings, say).
-FIELDS = {"new_game": ("rules", "settings"), "settings": ("settings",), "game": ("game",)}
+FIELDS = {"new_game": ("rules", "settings", "first"), "settings": ("settings",),
+          "game": ("game",), "play": ("move",)}
 
 
 def run(link, msg, now, frequent=None):
@@ -55,7 +59,16 @@ def rules_settings(name):
 
 
 def new_game(link, msg, now):
+    ctl = link.controller
     settings = None
+    first = msg.get("first")
+    if "first" in msg:
+        # A remote game's two boards start alike: the side that places first is the other
+        # board's coin toss, not this board's.
+        if first not in ("dark", "light"):
+            raise ValueError("first is \"dark\" or \"light\"")
+        if not getattr(ctl.game, "COIN_TOSS", False):   # the demo's game is no game
+            raise ValueError("%s has no coin toss: dark places first" % ctl.layout.game)
     if "settings" in msg:
         if "rules" in msg:
             raise ValueError("new_game takes \"rules\" or \"settings\", not both")
@@ -67,8 +80,16 @@ def new_game(link, msg, now):
             raise ValueError("rules must be a name such as \"standard\"")
         data["rules"], data["penalty"] = rules_settings(rules)
         settings = Settings.from_dict(data)
-    link.controller.new_game(now, "command", settings)
-    return {"state": link.controller.state()}
+    if first is None:
+        ctl.new_game(now, "command", settings)
+        return {"state": ctl.state()}
+    coin = ctl.coin
+    ctl.coin = lambda: 1 if first == "light" else 0
+    try:
+        ctl.new_game(now, "command", settings)
+    finally:
+        ctl.coin = coin
+    return {"state": ctl.state()}
 
 
 def settings(link, msg, now):
@@ -94,13 +115,50 @@ def claim(link, msg, now):
 
 def suggest(link, msg, now):
     if not link.controller.suggest(now):
-        raise ValueError("no placement to suggest now (game over, or not a game)")
+        raise ValueError("no placement to suggest now (game over, not a game, or the remote "
+                         "player's turn)")
+    return {}
+
+
+def play(link, msg, now):
+    """The remote player's move, sent by the host: lit as the computer's is, for the player
+    at the board to put its disk down (gameboard/survey.py `playable`)."""
+    ctl = link.controller
+    game = ctl.game
+    name = msg["move"]
+    if type(name) is not str:
+        raise ValueError("play needs a \"move\", a cell name such as \"%s\"" %
+                         ctl.name(ctl.n // 2))
+    remote = ctl.settings.remote
+    if not remote:
+        raise ValueError("no side is remote (the settings' \"remote\")")
+    side = iago.side_name(remote)
+    phase = getattr(ctl, "phase", -1)     # the demo and the self-test have none
+    if phase != PLAY or game.is_game_over():
+        raise ValueError("no game in play (%s)" % (
+            survey.PHASE_NAMES[phase] if phase >= 0 else "the board is busy"))
+    if game.turn != remote:
+        raise ValueError("it is %s's turn: the remote player plays %s" % (
+            iago.side_name(game.turn), side))
+    cell = ctl.layout.parse_cell(name)
+    if cell not in game.legal_moves:
+        raise ValueError("%s is not a legal placement for %s (legal: %s)" % (
+            ctl.name(cell), side, " ".join([ctl.name(c) for c in game.legal_moves])))
+    chosen = ctl.view.chosen
+    if chosen != NONE and chosen != cell:
+        raise ValueError("the remote player's %s is lit already" % ctl.name(chosen))
+    ctl.view.chosen = cell
+    ctl.dirty = True
+    ctl._emit({"event": "remote_move", "cell": ctl.name(cell), "side": side})
+    survey.try_place(ctl, now)     # a disk already waiting on the hex
     return {}
 
 
 def demo(link, msg, now):
     if link.demo is None:
         raise ValueError("this board cannot run the demo")
+    if link.controller.settings.remote:
+        raise ValueError("no demo in a remote game: the remote player's moves would be lost")
     link.demo(now)
     return {}
 
@@ -142,6 +200,7 @@ HANDLERS = {
     "take_back": take_back,
     "claim": claim,
     "suggest": suggest,
+    "play": play,
     "demo": demo,
     "selftest": selftest,
     "games": games,

@@ -176,6 +176,8 @@ class Controller:
         if game.cell(cell) != iago.EMPTY and cell == game.peek() and self.view.face_ok[cell]:
             if self.tentative != NONE:
                 self._undo(now, "slid")
+            elif self.settings.remote:
+                pass    # a move sent to the remote player: taken back by agreement only
             elif self.flips_of_last and survey.pending(self):
                 # Lifting the disk just placed while its own flips are pending takes the
                 # placement back (a disk a take-back asked to turn is only turning).
@@ -248,8 +250,9 @@ class Controller:
     # --- commands (host link, buttons) --------------------------------------------------
 
     def suggest(self, now):
-        """Ask the engine for the side to move's best placement; it is lit when found."""
-        if self.phase != PLAY or self.game.is_game_over():
+        """Ask the engine for the side to move's best placement (not the remote player's)."""
+        if (self.phase != PLAY or self.game.is_game_over() or
+                self.game.turn == self.settings.remote):
             return False
         self._forget_engine()
         self.suggesting = True
@@ -263,16 +266,15 @@ class Controller:
                 elapsed(now, since[_CENTRE]) >= _DEMO_HOLD_MS):
             self.demo_requested = True
             since[_CENTRE] = -1   # once the demo stops, this disk does not restart it
-        if game.is_game_over() or not self._settled() or self._pregame() and elapsed(
-                now, since[_ACTIVE]) < _DEMO_HOLD_MS:
-            return
+        if (game.is_game_over() or not self._settled() or game.turn == self.settings.remote
+                or self._pregame() and elapsed(now, since[_ACTIVE]) < _DEMO_HOLD_MS):
+            return      # on the remote player's turn the host's move stays lit (commands.play)
         computer = game.turn == self.settings.computer_side()
         view = self.view
         if view.chosen != NONE:
-            # `suggesting` stays set while a suggestion is lit. The computer's own choice and
-            # a suggestion on a player's turn stay lit; a suggestion where the computer now
-            # plays gives way to its own choice, and the computer's choice where it plays no
-            # more goes dark.
+            # `suggesting` stays set while a suggestion is lit. The computer's choice and a
+            # suggestion on a player's turn stay lit; a suggestion gives way to the computer's
+            # own choice on its turn, and the computer's choice goes dark where it plays no more.
             if computer != self.suggesting:
                 return
             self._forget_engine()
@@ -294,8 +296,7 @@ class Controller:
             survey.try_place(self, now)   # a disk already waiting on the chosen hex
 
     def new_game(self, now, why="command", settings=None):
-        """A new game (with `settings` if given); its code is start.py's (it runs now and
-        then, so it takes no heap in play)."""
+        """A new game (with `settings` if given); its code is start.py's (no heap in play)."""
         from gameboard import start
         start.new_game(self, now, why, settings)
         forget("gameboard.start")
@@ -465,21 +466,20 @@ class Controller:
         return True
 
     def differences(self):
-        """(extra disks, missing disks, flips pending) as lists of cells."""
-        return survey.differences(self)
+        return survey.differences(self)   # (extra, missing, flips pending): lists of cells
 
     def flips_pending(self):
         return [c for c in range(self.n) if self.game.cell(c) and not self.view.face_ok[c]]
 
     def state(self):
-        """Everything a host needs to draw the board, as JSON-ready data."""
-        return survey.state(self)
+        return survey.state(self)     # everything a host needs to draw the board, as JSON
 
     def _settled(self):
         return self.tentative == NONE and survey.pending(self) == 0
 
     def _pregame(self):
-        return self.game.ply() == 0 and self.phase == PLAY
+        # Not in a remote game: a settings hex stepped at one board only would part the boards.
+        return self.game.ply() == 0 and self.phase == PLAY and not self.settings.remote
 
     def placement_colour(self, cell):
         """The colour (gameboard/palette.py) a disk arriving on empty `cell` will light if it is

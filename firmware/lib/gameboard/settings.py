@@ -1,10 +1,15 @@
-"""Board settings: rules, penalty option, hints, brightness, palette, the computer opponent.
+"""Board settings: rules, penalty option, hints, brightness, palette, the computer opponent,
+and the side a remote player plays.
 
 On an empty board before the first placement, a disk resting on one of the settings cells
 steps that setting to its next value (docs/board.md has the pictures; gameboard/layout.py
 says which cell is which): on the hex board A1 rules, A2 penalty option, A3 hints, A4
 brightness, A5 palette, B1 the computer's side (none, dark, light), B6 the computer's level
 (1-5); on a square board a1-e1 hints to level.
+
+`remote` (none, dark, light: the side whose moves a host sends, docs/protocol.md) is set by a
+host only and never saved: a board that restarts without its host plays both sides again, and
+the host that runs the remote game sets it again when the board starts.
 """
 
 import iago
@@ -35,12 +40,18 @@ def _check(name, value, choices):
 
 class Settings:
     def __init__(self, rules="standard", penalty=False, hints=True, brightness=2, palette=0,
-                 computer="none", level=3):
+                 computer="none", level=3, remote="none"):
         values = (rules, penalty, hints, brightness, palette, computer, level)
         for i in range(len(NAMES)):
             _check(NAMES[i], values[i], CHOICES[i])
+        _check("remote", remote, COMPUTER_SIDES)
         if penalty and rules.startswith("loose"):
             raise ValueError("the penalty option needs forced capture (not with loose rules)")
+        if remote != "none" and remote == computer:
+            raise ValueError("the computer and the remote player cannot both play %s" % remote)
+        # The remote side as the game's side number (1 dark, 2 light; 0 none): the referee
+        # reads it on every placement.
+        self.remote = COMPUTER_SIDES.index(remote)
         self.computer = computer
         self.level = level
         self.rules = rules
@@ -105,7 +116,8 @@ class Settings:
     def as_dict(self):
         return {"rules": self.rules, "penalty": self.penalty, "hints": self.hints,
                 "brightness": self.brightness, "palette": self.palette,
-                "computer": self.computer, "level": self.level}
+                "computer": self.computer, "level": self.level,
+                "remote": COMPUTER_SIDES[self.remote]}
 
     def computer_side(self):
         """1 (dark) or 2 (light) for the side the computer plays, 0 for none."""
@@ -118,11 +130,13 @@ class Settings:
         if not isinstance(data, dict):
             raise ValueError("settings must be an object")
         for key in data:
-            if key not in NAMES:
-                raise ValueError("unknown setting %r (known: %s)" % (key, ", ".join(NAMES)))
+            if key not in NAMES and key != "remote":
+                raise ValueError("unknown setting %r (known: %s, remote)" % (
+                    key, ", ".join(NAMES)))
         return cls(data.get("rules", "standard"), data.get("penalty", False),
                    data.get("hints", True), data.get("brightness", 2),
-                   data.get("palette", 0), data.get("computer", "none"), data.get("level", 3))
+                   data.get("palette", 0), data.get("computer", "none"), data.get("level", 3),
+                   data.get("remote", "none"))
 
     def __eq__(self, other):
         return isinstance(other, Settings) and self.as_dict() == other.as_dict()

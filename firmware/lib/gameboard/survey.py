@@ -99,9 +99,10 @@ def try_place(ctl, now):
     if new != NONE and (ctl.phase != PLAY or ctl.suspect[new]):
         new = NONE
     elif new != NONE and not playable(ctl, new):
+        turn = ctl.game.turn
         if (ready and extra == 1 and ctl.tentative == NONE and
-                ctl.game.turn != ctl.settings.computer_side()):
-            view.extra = new        # refused
+                turn != ctl.settings.computer_side() and turn != ctl.settings.remote):
+            view.extra = new        # refused (on the computer's or remote player's turn: extra)
         new = NONE
     if view.extra != before:
         ctl.dirty = True
@@ -116,12 +117,15 @@ def try_place(ctl, now):
 
 
 def playable(ctl, cell):
-    """A legal placement for the side to move (on the computer's turn only the hex it
-    chose, once it has chosen)."""
+    """A legal placement for the side to move (on the computer's or the remote player's
+    turn only the hex it chose, once it has chosen)."""
     game = ctl.game
     if game.is_game_over() or not fresh_hints(ctl)[cell]:
         return False
-    return game.turn != ctl.settings.computer_side() or cell == ctl.view.chosen
+    turn = game.turn
+    settings = ctl.settings
+    return (turn != settings.computer_side() and turn != settings.remote or
+            cell == ctl.view.chosen)
 
 
 def move_event(ctl, kind):

@@ -10,9 +10,11 @@ import { NARROW, buildBoard, renderCells, renderLeds, renderSettingsLegend } fro
 import { bindControls } from "./controls.js";
 import { appendConsole, clearConsole, followFaults, followPlacements, followSettings } from "./news.js";
 import { renderGame, renderMoves, renderSettings, renderSim, showGame } from "./panel.js";
+import { bindRemote, renderRemote, watchRequest } from "./remote.js";
 import { serialBoard, serialSupported } from "./serialboard.js";
 import { page } from "./state.js";
 import { linkTrouble } from "./status.js";
+import { watchBoard } from "./watch.js";
 
 // The static site (`make site`) marks its page: the board is then the firmware in the page, or a
 // real one over Web Serial; served by `iago serve`, it is the server's.
@@ -48,6 +50,7 @@ function render() {
   renderMoves(state);
   renderSettings(state);
   renderSim();
+  renderRemote(snap);
   $("help").hidden = !snap.gestures;
 }
 
@@ -109,4 +112,9 @@ $("board-choice").hidden = !STATIC_SITE;
 $("game-choice").closest("label").hidden = STATIC_SITE;   // the other games need the server
 NARROW.addEventListener("change", () => { buildBoard(); renderLeds(); render(); });
 bindControls(connectSerial);
-page.board = STATIC_SITE ? pageBoard(boardHandlers()) : serverBoard(boardHandlers());
+bindRemote();
+// A spectator (?watch=CODE): the remote game from its broker, read-only (watch.js).
+const watching = watchRequest();
+document.body.classList.toggle("watch-mode", !!watching);
+page.board = watching ? watchBoard(boardHandlers(), watching.code, watching.broker)
+  : STATIC_SITE ? pageBoard(boardHandlers()) : serverBoard(boardHandlers());
