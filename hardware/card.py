@@ -8,7 +8,7 @@ What the card says is data, in one place: hardware/card.toml (every LED pattern 
 docs/board.md as the hex's colours in turn, the settings hexes' values in words, the gestures
 and the scoring rule). The colours are the firmware's own: the palette of
 firmware/lib/gameboard/palette.py by name, and each settings hex's colour for each value as the
-firmware's painter (gameboard/painter.py) paints it before the first placement.
+firmware's controller and painter (gameboard/painter.py) paint it before the first placement.
 
 The PDF is written with ReportLab in its invariant mode (no dates, fixed document id) and the
 standard Helvetica fonts (not embedded), so the output is the same byte for byte on every run.
@@ -29,8 +29,10 @@ OUT = ROOT / "docs" / "quick-reference.pdf"
 sys.path.insert(0, str(ROOT / "firmware" / "lib"))   # the firmware's palette and painter
 sys.path.insert(0, str(ROOT))                         # hardware.seen: the cues measured
 
-from gameboard import archive, painter, palette  # noqa: E402
+from gameboard import archive, palette  # noqa: E402
+from gameboard.controller import Controller  # noqa: E402
 from gameboard.layout import hex_layout  # noqa: E402
+from gameboard.referee import PLAY  # noqa: E402
 from gameboard.settings import BRIGHTNESS_LEVELS, CHOICES, NAMES, Settings  # noqa: E402
 
 PT_PER_MM = 72.0 / 25.4
@@ -132,12 +134,10 @@ def setting_colours():
         shades = []
         for value in CHOICES[i]:
             settings = Settings(**{name: value}) if name != "penalty" else Settings(penalty=value)
-            view = painter.BoardView(layout, settings)
-            view.game = layout.new_board(settings)
-            view.phase = painter.PLAY
-            view.pregame = True
-            painter.compose(view, 0)
-            rgb = palette.rgb(palette.STANDARD, view.colours[cell])
+            board = Controller(settings, 0, layout)
+            board.referee.enter(PLAY, 0)      # the light check over, no placement yet
+            board.compose(0)
+            rgb = palette.rgb(palette.STANDARD, board.view.colours[cell])
             if name == "brightness":
                 k = (BRIGHTNESS_LEVELS[value] / 255.0) ** (1 / GAMMA)
                 rgb = tuple(round(v * k) for v in rgb)

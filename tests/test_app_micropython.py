@@ -119,7 +119,7 @@ ctl = app.controller
 game = ctl.game
 peak = play_to_the_end(ctl, 20, steady_state)
 run(500)
-print("phase", ctl.phase, "moves", game.ply(), "frames", pixels.frames > 100)
+print("phase", ctl.referee.phase, "moves", game.ply(), "frames", pixels.frames > 100)
 print("peak", peak)
 """
 
@@ -151,24 +151,24 @@ before = set(sys.modules)
 """ + PROGRAM.replace("gc.collect()\nbase = gc.mem_alloc()\n", "").split("run(500)\n", 1)[0] + """
 run(500)
 first_peak = peak
-assert ctl.phase == 2, ctl.phase
+assert ctl.referee.phase == 2, ctl.referee.phase
 micropython.qstr_info()               # the names held after the first game
 for c in range(len(game.cell_states)):
     if game.cell_states[c]:
         matrix.set(c, False)
 run(3000)                            # the board cleared: a new game
-ctl = app.game
+ctl = app.controller
 centre = ctl.layout.demo_cell
 matrix.set(centre, True)             # a disk held on the centre of the empty board
 run(2500)
-assert app.controller is not ctl     # starts the demo
+assert app.mode is not ctl           # starts the demo
 matrix.set(centre, False)
 run(4000)                            # the computer plays both sides a while
 matrix.set(0, True)                  # a disk stops the demo
 run(400)
 matrix.set(0, False)
 run(600)
-assert app.controller is ctl
+assert app.mode is ctl
 game = ctl.game
 assert game.ply() == 0, game.ply()
 peak = play_to_the_end(ctl)

@@ -35,7 +35,7 @@ def record_writes(board, erase_at=()):
 
 def play(board, placements):
     """`placements` legal placements, each flip done, at a player's pace (under 1 s apart)."""
-    game = board.app.game
+    game = board.app.controller
     for _ in range(placements):
         board.place(game.name(sorted(game.game.legal_moves)[0]), rest_ms=350)
         for cell in game.flips_pending():

@@ -29,7 +29,6 @@ import time as _time
 import traceback
 
 import iago
-from gameboard.painter import OVER
 
 from host_sim.fakes.machine import WDT_RESET
 from host_sim.render import turned_faces
@@ -417,13 +416,12 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
     def _publish_state(self):
         board = self.board
         self._tidy_hand()
-        ctl = board.controller
-        state = ctl.state() if ctl is not None else None
+        mode = board.mode
+        state = mode.state() if mode is not None else None
         if state is not None:
             self._last_state = state
-        view = getattr(ctl, "view", None)       # the demo and the self-test have none
-        shown = score_screen(view, board.app.clock.ticks_ms()) if (
-            view is not None and board.app is not None and view.phase == OVER) else None
+        shown = score_screen(mode, board.app.clock.ticks_ms()) if (
+            mode is not None and mode is board.controller) else None
         self.hub.publish_state(board_snapshot(
             self.mode, state, self.layout,
             board=board.boardmap.name, powered=board.powered, firmware=_firmware_version(),
