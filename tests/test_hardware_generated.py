@@ -39,8 +39,8 @@ def regenerated(tmp_path_factory):
 STACK_FILES = sorted(["stack-%s.%s" % (plate, ext)
                       for plate in ("base", "carrier", "light-box-grid", "pocket-plate",
                                     "spacers", "top-plate") for ext in ("dxf", "svg")]
-                     + ["stack-disk-half.stl", "stack-hex.svg", "stack-section.svg",
-                        "stack-sensing.svg"])
+                     + ["stack-disk-half.stl", "stack-hex.svg", "stack-jig.stl",
+                        "stack-section.svg", "stack-sensing.svg"])
 
 
 @pytest.fixture(scope="module")
@@ -205,7 +205,7 @@ def test_the_pdf_has_the_whole_board_then_a4_sheets():
 @pytest.mark.parametrize("args, words", [
     (["--hex-mm", "0"], ["--hex-mm 0", "20-100"]),
     (["--hex-mm", "500"], ["--hex-mm 500"]),
-    (["--hex-mm", "31"], ["disks of 30 mm", "31 mm"]),
+    (["--hex-mm", "28"], ["disks of 27 mm", "28 mm"]),
     (["--disk-mm", "-3"], ["--disk-mm", "positive"]),
     (["--hex-mm", "wide"], ["--hex-mm", "wide"]),
 ])
