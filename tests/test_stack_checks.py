@@ -19,9 +19,11 @@ from hardware.stack.design import Design, DesignError  # noqa: E402
 MU0 = 4e-7 * math.pi
 NOMINAL = {"tolerances": {"sheet": 0.0, "disk": 0.0, "cut": 0.0, "magnet_slack": 0.0,
                           "reed_placement": 0.0}, "disk": {"magnet_axis_tolerance": 0.0}}
-# The board before this envelope: 30 x 4 mm disks with a 6 x 2 mm N35 magnet on 4 mm light
-# boxes, the switch's inner end 4.2 mm from the hex centre.
-OLD = {"disk": {"diameter": 30.0, "thickness": 4.0, "magnet_thickness": 2.0},
+# The board before this envelope: 40 mm hexes, 30 x 4 mm disks with a 6 x 2 mm N35 magnet on
+# 4 mm light boxes, the switch's inner end 4.2 mm from the hex centre.
+OLD = {"board": {"pitch": 40.0},
+       "disk": {"diameter": 30.0, "thickness": 4.0, "magnet_thickness": 2.0,
+                "magnet_grade": "N35", "magnet_remanence": [1.17, 1.22]},
        "stack": {"light_box": 4.0, "pocket_diameter": 31.0},
        "parts_led": {"x": 0.0}, "parts_reed": {"y": 11.76}}
 
@@ -39,20 +41,20 @@ def found(design):
 # --- the default design ------------------------------------------------------------------
 
 def test_the_default_design_over_its_whole_envelope(found):
-    # The figures hardware/README.md gives: every switch of the datasheet senses right over
-    # the whole envelope, but with less than the 1.25 asked for (the jig screens for that).
-    assert found.sound and not found.ok
-    assert found.own_margin == pytest.approx(1.187, abs=0.002)
-    assert found.release_margin == pytest.approx(1.084, abs=0.002)
+    # The figures hardware/README.md gives: both margins at least 1.25 over the whole
+    # envelope, under both models, with any switch of the datasheet.
+    assert found.ok and found.sound
+    assert found.own_margin == pytest.approx(1.255, abs=0.002)
+    assert found.release_margin == pytest.approx(1.273, abs=0.002)
     by_model = {r.model: r for r in found.models}
-    assert by_model["gap"].own_margin == pytest.approx(1.215, abs=0.002)
-    assert by_model["gap"].release_margin == pytest.approx(1.347, abs=0.002)
+    assert by_model["gap"].own_margin == pytest.approx(1.280, abs=0.002)
+    assert by_model["gap"].release_margin == pytest.approx(1.579, abs=0.002)
     assert found.worst_own.model == found.worst_release.model == "uniform"
     # The board's centre is where the most disks pull; the own disk's weakest is highest up.
     assert {r.hex for r in found.models} == {30}                       # E5
     assert all(r.own_height == found.envelope.heights[-1] for r in found.models)
-    assert by_model["gap"].ratio == pytest.approx(17.4, abs=0.05)
-    assert by_model["uniform"].ratio == pytest.approx(13.9, abs=0.05)
+    assert by_model["gap"].ratio == pytest.approx(21.2, abs=0.05)
+    assert by_model["uniform"].ratio == pytest.approx(17.0, abs=0.05)
 
 
 def test_the_envelope_spans_every_tolerance(design):
@@ -61,7 +63,7 @@ def test_the_envelope_spans_every_tolerance(design):
     assert env.heights[1] == design.magnet_height() == pytest.approx(6.5)
     assert env.rise == pytest.approx(2 * tol.sheet + tol.disk + tol.magnet_slack
                                      + tol.reed_placement)
-    assert env.reach == pytest.approx((28.0 + 0.1 - 26.8) / 2 + 0.15 + 0.2)
+    assert env.reach == pytest.approx((30.0 + 0.1 - 28.8) / 2 + 0.15 + 0.2)
     assert math.degrees(env.lean) == pytest.approx(math.degrees(math.atan(0.3 / 6)) + 5.0)
 
 
@@ -183,11 +185,8 @@ def test_a_far_disk_is_sampled_enough_over_its_reach_and_height(design):
 
 # --- designs that each part of the envelope must fail -------------------------------------
 
-N = {"N45": [1.32, 1.38], "N52": [1.42, 1.47], "N42": [1.28, 1.32]}
-
-
-def grade(name):
-    return {"magnet_grade": name, "magnet_remanence": N[name]}
+def grade(name, low, high):
+    return {"disk": {"magnet_grade": name, "magnet_remanence": [low, high]}}
 
 
 def thicker(mm):
@@ -196,20 +195,18 @@ def thicker(mm):
 
 BAD = [
     # (the part of the envelope, a design it fails, the same check without that part)
-    ("the whole board", {"disk": grade("N45")}, {}, {"neighbours_only": True}),
-    ("the board against the own disk", thicker(4.2), {}, {"subtract": False}),
-    ("the uniform model", {"disk": grade("N52")}, {}, {"models": ("gap",)}),
-    ("the sheets' tolerance", {"stack": {"top_plate": 3.0}},
+    ("the whole board", grade("N45", 1.32, 1.38), {}, {"neighbours_only": True}),
+    ("the board against the own disk", grade("N35", 1.17, 1.22), {}, {"subtract": False}),
+    ("the uniform model", {"board": {"pitch": 41.0}}, {}, {"models": ("gap",)}),
+    ("the sheets' tolerance", {"stack": {"top_plate": 2.5}},
      {"tolerances": {"sheet": 0.0}}, {}),
-    ("the magnet's slack", {"stack": {"light_box": 4.0}, "disk": grade("N42")},
-     {"tolerances": {"magnet_slack": 0.0}}, {}),
-    ("the printed disk's tolerance", thicker(4.4), {"tolerances": {"disk": 0.0}}, {}),
-    ("the switch's placement", thicker(4.3), {"tolerances": {"reed_placement": 0.0}}, {}),
-    ("the magnet's axis tolerance", {"board": {"pitch": 38.0}},
+    ("the magnet's slack", grade("N42", 1.28, 1.32), {"tolerances": {"magnet_slack": 0.0}}, {}),
+    ("the printed disk's tolerance", thicker(3.4), {"tolerances": {"disk": 0.0}}, {}),
+    ("the switch's placement", thicker(3.2), {"tolerances": {"reed_placement": 0.0}}, {}),
+    ("the magnet's axis tolerance", grade("N40", 1.25, 1.28),
      {"disk": {"magnet_axis_tolerance": 0.0}}, {}),
-    ("the grade's range", {"disk": {"magnet_grade": "unknown",
-                                    "magnet_remanence": [1.17, 1.47]}},
-     {"disk": {"magnet_remanence": [1.32, 1.32]}}, {}),
+    ("the grade's range", grade("N35 to N42", 1.17, 1.32),
+     {"disk": {"magnet_remanence": [1.245, 1.245]}}, {}),
 ]
 
 
@@ -217,9 +214,9 @@ BAD = [
 def test_each_part_of_the_envelope_fails_a_design_a_narrower_check_passes(design, part, bad,
                                                                          without, narrower):
     flawed = design.changed(**bad)
-    assert not sensing.check(flawed).sound, part
+    assert not sensing.check(flawed).ok, part
     lenient = flawed.changed(**without) if without else flawed
-    assert sensing.check(lenient, **narrower).sound, part
+    assert sensing.check(lenient, **narrower).ok, part
 
 
 # --- light -----------------------------------------------------------------------------
@@ -227,18 +224,18 @@ def test_each_part_of_the_envelope_fails_a_design_a_narrower_check_passes(design
 def test_the_default_design_leaves_a_ring_of_light_from_above_and_from_the_side(design):
     result = light.check(design)
     assert result.ok
-    assert result.flats_worst == pytest.approx(19.0 - 14.05)
-    assert result.seen_worst == pytest.approx(19.0 - 14.05 - 1.5)
+    assert result.flats_worst == pytest.approx(20.0 - 15.05)
+    assert result.seen_worst == pytest.approx(20.0 - 15.05 - 1.5)
     assert result.proud == pytest.approx(1.0) and result.proud_least == pytest.approx(0.5)
     assert result.corners_worst > result.flats_worst
     assert 0.3 < result.share < 0.6
 
 
 @pytest.mark.parametrize("change, failing", [
-    ({"board": {"pitch": 34.0}}, "flats_worst"),             # a 27 mm disk on 34 mm hexes
-    ({"stack": {"pocket_diameter": 32.0}}, "flats_worst"),   # a loose pocket lets it drift
-    # The old 30 x 4 mm disk in its 31 mm pocket: 3.45 mm from above, but standing 2 mm proud
-    # it hides all but 0.95 mm of the far side from a seated player.
+    ({"board": {"pitch": 36.0}}, "flats_worst"),             # a 29 mm disk on 36 mm hexes
+    ({"stack": {"pocket_diameter": 34.0}}, "flats_worst"),   # a loose pocket lets it drift
+    # The old 30 x 4 mm disk in its 31 mm pocket: 4.45 mm from above, but standing 2 mm proud
+    # it hides all but 1.95 mm of the far side from a seated player.
     ({"disk": {"diameter": 30.0, "thickness": 4.0, "magnet_thickness": 2.0},
       "stack": {"pocket_diameter": 31.0}}, "seen_worst"),
     # A disk as thick as its pocket plate cannot be lifted.
@@ -255,16 +252,14 @@ def test_bad_designs_fail_the_light_check(design, change, failing):
 
 def test_the_jig_holds_the_switch_to_the_envelope_at_both_heights(design, found):
     made = jig.Jig(design, found)
-    assert (made.near, made.far) == (pytest.approx(10.30, abs=0.01),
-                                     pytest.approx(17.31, abs=0.01))
+    assert (made.near, made.far) == (pytest.approx(9.36, abs=0.01),
+                                     pytest.approx(19.68, abs=0.01))
     low, high = design.disk.magnet_remanence
     for r, reed in made.models:
-        # Its strongest reading near cannot close a switch the board would not close with
-        # the margin; its weakest reading far cannot hold open one the board would hold.
-        assert made._reading(reed, made.near, high, True) <= (
-            r.own_less_board / envelope.REQUIRED_MARGIN * (1 + 1e-6))
-        assert made._reading(reed, made.far, low, False) >= (
-            r.board * envelope.REQUIRED_MARGIN * (1 - 1e-6))
+        # Its strongest reading near cannot close a switch the board would not close; its
+        # weakest reading far cannot hold open one the full board would hold closed.
+        assert made._reading(reed, made.near, high, True) <= r.own_less_board * (1 + 1e-6)
+        assert made._reading(reed, made.far, low, False) >= r.board * (1 - 1e-6)
         # As drawn it sits between the datasheet's extremes: a useful screen.
         assert 10 < made.nominal(reed, made.near) / r.mt_per_at < 30
         assert 3 < made.nominal(reed, made.far) / r.mt_per_at < 10
@@ -272,12 +267,11 @@ def test_the_jig_holds_the_switch_to_the_envelope_at_both_heights(design, found)
     assert jig.SAMPLE == math.ceil(math.log(0.05) / math.log(0.9))
 
 
-def test_an_envelope_too_wide_for_a_jig_is_refused(design):
-    # N52 magnets on the old 8 mm stack: the board's worst own reading over the margin is
-    # weaker than its worst full board times the margin, so no height can split them.
-    flawed = design.changed(**OLD).changed(disk=grade("N52"))
-    with pytest.raises(jig.JigError, match="no switch that passes"):
-        jig.Jig(flawed)
+def test_a_design_with_no_jig_is_refused(design):
+    # A switch centred under the magnet, in its dead spot: the own disk reads less than the
+    # full board, so no height closes a good switch.
+    with pytest.raises(jig.JigError, match="cannot close a switch"):
+        jig.Jig(design.changed(parts_reed={"y": 0.0}))
 
 
 # --- a builder's measurement -------------------------------------------------------------
@@ -290,8 +284,9 @@ def test_a_measurement_tells_its_switch_and_no_more(design, found):
     assert "What it cannot: the other switches" in text and "3:1" in text
     # A switch closing 7 mm above the PCB operates in the range its heights +-0.5 mm give.
     uniform = field.Reed(design, "uniform")
-    lo = sensing.centred(design, uniform, 7.5, 1.17)
-    hi = sensing.centred(design, uniform, 6.5, 1.22)
+    low, high = design.disk.magnet_remanence
+    lo = sensing.centred(design, uniform, 7.5, low)
+    hi = sensing.centred(design, uniform, 6.5, high)
     assert "operates at %.2f-%.2f mT" % (lo, hi) in text
 
 
@@ -320,7 +315,7 @@ def test_the_command_line_checks_and_measures():
     assert checked.returncode == 0, checked.stderr
     out = checked.stdout
     assert "gap model" in out and "uniform model" in out and "Light" in out
-    assert "with the datasheet's switches: below 1.25" in out
+    assert "PASS: both at least 1.25 with any switch of the datasheet" in out
     assert "Go/no-go jig" in out and "29 of a reel" in out
     measured = subprocess.run(run + ["measure", "--closes-at", "7", "--opens-at", "11"],
                               cwd=ROOT, capture_output=True, text=True)
@@ -334,8 +329,8 @@ def test_the_command_line_checks_and_measures():
     ({"board": {"pitch": -40}}, "[board] pitch must be above 0 mm"),
     ({"disk": {"magnet_remanence": [1.3, 1.2]}}, "[disk] magnet_remanence must be two numbers"),
     ({"parts_reed": {"x": "middle"}}, "[parts.reed] x must be a number"),
-    ({"stack": {"pocket_diameter": 39.0}}, "does not fit the hex's light-box window"),
-    ({"stack": {"pocket_diameter": 26.0}}, "does not fit its 26 mm pocket"),
+    ({"stack": {"pocket_diameter": 40.0}}, "does not fit the hex's light-box window"),
+    ({"stack": {"pocket_diameter": 28.0}}, "does not fit its 28 mm pocket"),
     ({"disk": {"magnet_thickness": 2.0}}, "needs a disk 4 mm thick"),
     ({"tolerances": {"sheet": -0.3}}, "[tolerances] sheet must be 0 mm or more"),
 ])

@@ -110,8 +110,8 @@ def test_the_plates_take_the_pcb_section_and_refuse_one_that_cannot_hold_the_hex
     layout = plates.pcb_layout(design.changed(pcb=dict(
         design.pcb, width=400.0, mounting_holes=[[-193.0, 0.0]])))
     assert layout["width"] == 400.0 and layout["mounting_holes"] == [[-193.0, 0.0]]
-    # An outline made for 36 mm hexes cannot hold them at 40 mm.
-    with pytest.raises(DesignError, match="340 x 300 mm outline cannot hold the hexes at a 40 mm"):
+    # An outline made for 36 mm hexes cannot hold them at 42 mm.
+    with pytest.raises(DesignError, match="340 x 300 mm outline cannot hold the hexes at a 42 mm"):
         plates.pcb_layout(design.changed(pcb=dict(design.pcb, width=340.0, height=300.0)))
     lacking = design.changed()
     del lacking.pcb["pico"]

@@ -6,11 +6,11 @@ the magnet's axis); one of the board's own disks sits in a cup that hangs by thr
 base's bore. Lugs down their slots: the disk at the near height, where a switch must close.
 Lifted and turned into the notches: the far height, where it must open again. The near height
 is where the jig's strongest reading (its disk's magnet at the grade's strongest, lowest in the
-jig's tolerances) is the board's weakest own reading over the envelope divided by the required
-margin; the far height is where its weakest reading is the margin times the full board's
-strongest. So a switch that closes near and opens far keeps both margins in the board under
-either reed model, whatever its datasheet spread, and without the ampere-turn conversion:
-the jig and the board both measure it with the same kind of disk.
+jig's tolerances) is the board's weakest own reading over the envelope (the own disk less the
+full board); the far height is where its weakest reading is the full board's strongest. So a
+switch that closes near and opens far senses right in the board over the whole envelope under
+either reed model, without the ampere-turn conversion the datasheet's figures need: the jig
+and the board both measure it with the same kind of disk.
 
 Print both parts (`stack-jig.stl`, side by side as they print: the base on its floor, the cup
 on its floor), 0.2 mm layers, no supports.
@@ -22,6 +22,7 @@ import numpy as np
 
 from . import envelope, field
 
+MARGIN = envelope.FLOOR      # a passing switch senses right over the whole envelope
 SAMPLE = 29                  # switches of a reel that, all passing, show with 95 % confidence
                              # that at most 10 % of the reel fails: 0.9 ** 29 < 0.05
 CLEAR = 0.3                  # radial play: the disk in the cup, the cup in the bore
@@ -66,9 +67,8 @@ class Jig:
         near, far, self.models = [], [], []
         for r in result.models:
             reed = field.Reed(design, r.model)
-            z_near = self._solve(reed, r.own_less_board / envelope.REQUIRED_MARGIN, high,
-                                 strongest=True)
-            z_far = self._solve(reed, r.board * envelope.REQUIRED_MARGIN, low, strongest=False)
+            z_near = self._solve(reed, r.own_less_board / MARGIN, high, strongest=True)
+            z_far = self._solve(reed, r.board * MARGIN, low, strongest=False)
             near.append(z_near)
             far.append(z_far)
             self.models.append((r, reed))
@@ -90,6 +90,9 @@ class Jig:
         """The height at which the reading falls to `target` (bisection: it falls with
         height above the switch)."""
         lo, hi = SWITCH_HEIGHT, 50.0
+        if target <= 0:
+            raise JigError("the board's own disk, less the full board, cannot close a switch "
+                           "over the whole envelope: no height tells a good switch")
         if self._reading(reed, hi, remanence, strongest) > target:
             raise JigError("even %g mm above the switch the disk reads more than %.3f mT"
                            % (hi, target))
@@ -152,8 +155,7 @@ class Jig:
                          "(%.1f AT) as drawn; a passing switch operates below %.3f mT and "
                          "releases above %.3f mT in the jig's worst case"
                          % (r.model, near, near / r.mt_per_at, far, far / r.mt_per_at,
-                            r.own_less_board / envelope.REQUIRED_MARGIN,
-                            r.board * envelope.REQUIRED_MARGIN))
+                            r.own_less_board / MARGIN, r.board * MARGIN))
         lines.append("  test every switch before soldering it, or %d of a reel (all passing: "
                      "at most 10 %% of the reel fails, with 95 %% confidence)" % SAMPLE)
         return "\n".join(lines)

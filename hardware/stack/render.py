@@ -167,8 +167,8 @@ def _section_parts(svg, design, x, y):
         svg.rect(x(end - 0.4), y(0.4), M * 0.8, M * 0.4, "#b08d57")
     svg.rect(x(led.y - 2.5), y(led.height), M * 5, M * led.height, "none", "#777777", 0.4,
              "1.5,1")
-    return [(1.25, mid + 3, "reed switch %s, its inner end %s mm past the hex centre"
-             % (reed.part.split()[-1], _n(-lo) if lo < 0 else _n(lo))),
+    return [(1.25, mid + 3, "reed switch, its inner end %s mm %s the hex centre"
+             % (_n(abs(lo)), "past" if lo < 0 else "short of")),
             (led.height / 2, led.y - 2, "LED (dashed: %s mm beside the section)"
              % _n(abs(led.x)))]
 
@@ -349,8 +349,8 @@ def _curve_legend(svg, design, result, x, top, styles):
         svg.line(x, y - 0.8, x + 6, y - 0.8, "#000000", 0.35, styles[model][0])
         svg.text(x + 7, y, "%s model" % styles[model][1], 2.6)
         y += 4.5
-    rows = [("#c0392b", "closes by %g AT at most" % reed.pull_in_at[1], "1.5,0.8"),
-            ("#2471a3", "opens below %g AT at least" % reed.release_at_min, "1.5,0.8")]
+    rows = [("#c0392b", "closes at %g AT at the most" % reed.pull_in_at[1], "1.5,0.8"),
+            ("#2471a3", "releases at %g AT at the least" % reed.release_at_min, "1.5,0.8")]
     for colour, text, dash in rows:
         svg.line(x, y - 0.8, x + 6, y - 0.8, colour, 0.3, dash)
         svg.text(x + 7, y, text, 2.6, "start", colour)
