@@ -8,7 +8,8 @@ and the flash is a folder. `runtime` chooses the Pico's firmware: "micropython" 
 under the real adafruit-circuitpython-neopixel; gameboard.cphw, the game saved in the fake
 `microcontroller.nvm`). The world around the Pico is modelled here: disks
 (with their faces), players' hands with human timing, switch bounce, crosstalk (a magnet
-briefly closing a neighbour's switch), stuck switches and power cuts.
+briefly closing a neighbour's switch), stuck switches, keen switches (held closed by their
+neighbours' fields when those add up) and power cuts.
 
     board = SimBoard()
     board.place("E4")            # a disk of the side to move, at rest
@@ -87,6 +88,7 @@ class SimBoard:
         self.strict = strict
         self.disks = {}            # cell -> face: "D", "L", or "d" / "l" (red side up)
         self.stuck = set()         # cells whose switch is stuck closed
+        self.keen = {}             # cell -> how many neighbours' fields adding up close it
         self.bounce_ms = 0         # a switch chatters this long when a disk lands or leaves
         self.crosstalk = 0.0       # chance that a landing disk briefly closes a neighbour
         self.serial = SimSerial()
@@ -344,6 +346,29 @@ class SimBoard:
             self.stuck.discard(cell)
         self._sync_switches()
 
+    def make_keen(self, cell, neighbours=6):
+        """A switch so sensitive that its neighbours' magnets hold it closed once `neighbours`
+        of the six add up along it: the rows toward row I with the disks' coloured face up
+        and the others with the red face up, or the other way round (the poles, with every
+        magnet glued alike; a reed switch closes for either). None: mended."""
+        cell = self._cell(cell)
+        if neighbours is None:
+            self.keen.pop(cell, None)
+        else:
+            self.keen[cell] = neighbours
+        self._sync_switches()
+
+    def _held_by_field(self, cell):
+        grid = self.layout.grid
+        row = grid.ROW_OF[cell]
+        pull = 0
+        for d in range(6):
+            n = grid.neighbour(cell, d)
+            if n is not None and n in self.disks:
+                up = 1 if self.disks[n] in ("D", "L") else -1
+                pull += up if grid.ROW_OF[n] > row else -up
+        return abs(pull) >= self.keen[cell]
+
     # --- what one sees ---------------------------------------------------------------------
 
     def leds(self):
@@ -432,6 +457,8 @@ class SimBoard:
         for cell in range(self.layout.cells):
             closed = cell in self.disks or cell in self.stuck
             closed = self._forced.get(cell, closed) or cell in self.stuck
+            if cell in self.keen and not closed:
+                closed = self._held_by_field(cell)
             self.circuit.set_cell(cell, closed)
 
 

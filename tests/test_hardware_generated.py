@@ -39,8 +39,8 @@ def regenerated(tmp_path_factory):
 STACK_FILES = sorted(["stack-%s.%s" % (plate, ext)
                       for plate in ("base", "carrier", "light-box-grid", "pocket-plate",
                                     "spacers", "top-plate") for ext in ("dxf", "svg")]
-                     + ["stack-disk-half.stl", "stack-hex.svg", "stack-section.svg",
-                        "stack-sensing.svg"])
+                     + ["stack-disk-half.stl", "stack-hex.svg", "stack-jig.stl",
+                        "stack-section.svg", "stack-sensing.svg"])
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,7 @@ def test_the_committed_outputs_match_the_maps(regenerated, regenerated_stack):
                      "serpentine-diagram.svg", "serpentine-wiring.md", "square7-diagram.svg",
                      "square7-wiring.md",
                      "square8-diagram.svg", "square8-wiring.md", "square9-diagram.svg",
-                     "square9-wiring.md", "template-40mm.pdf", "template-40mm.svg"]
+                     "square9-wiring.md", "template-42mm.pdf", "template-42mm.svg"]
     stack = sorted(p.name for p in regenerated_stack.iterdir())
     assert stack == STACK_FILES
     behind = [name for name in stack if not (GENERATED / name).is_file() or
@@ -77,10 +77,10 @@ def test_make_check_says_up_to_date_and_finds_a_change(tmp_path, capsys):
     assert make.main(["--out", str(tmp_path)]) == 0
     assert make.main(["--check", "--out", str(tmp_path)]) == 0
     (tmp_path / "board-wiring.md").write_text("edited by hand\n")
-    (tmp_path / "template-40mm.pdf").unlink()
+    (tmp_path / "template-42mm.pdf").unlink()
     assert make.main(["--check", "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert "board-wiring.md" in err and "template-40mm.pdf" in err and "make hardware" in err
+    assert "board-wiring.md" in err and "template-42mm.pdf" in err and "make hardware" in err
 
 
 def test_output_is_deterministic_and_names_no_path_of_this_machine():
@@ -153,15 +153,15 @@ def test_the_wiring_tables_list_every_pin_line_and_hex():
 
 
 def test_the_template_marks_ring_centre_and_names():
-    svg = (GENERATED / "template-40mm.svg").read_text()
-    assert 'width="384mm"' in svg                       # 9 hexes of 40 mm + 2 x 12 mm margin
+    svg = (GENERATED / "template-42mm.svg").read_text()
+    assert 'width="402mm"' in svg                       # 9 hexes of 42 mm + 2 x 12 mm margin
     hexes = re.findall(r'<polygon points="[^"]*" (fill="[^"]*")', svg)
     assert len(hexes) == iago.CELLS
     assert hexes.count('fill="#e2e2e2"') == len(iago.hexgrid.OUTER_RING) == 24
     assert hexes.count('fill="#b4b4b4"') == 1
-    names = re.findall(r'font-size="3.4" fill="#222222">([A-I][1-9])<', svg)
+    names = re.findall(r'font-size="3.57" fill="#222222">([A-I][1-9])<', svg)
     assert names == NAMES
-    # Neighbouring hexes are 40 mm apart, centre to centre: the print is 1:1.
+    # Neighbouring hexes are 42 mm apart, centre to centre: the print is 1:1.
     centres = {}
     for i, pts in enumerate(re.findall(r'<polygon points="([^"]*)"', svg)[:iago.CELLS]):
         corners = [tuple(map(float, p.split(","))) for p in pts.split()]
@@ -171,11 +171,12 @@ def test_the_template_marks_ring_centre_and_names():
             other = iago.hexgrid.neighbour(cell, direction)
             if other is not None:
                 (x1, y1), (x2, y2) = centres[cell], centres[other]
-                assert abs(((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 - 40) < 0.02
-    # The cross marks the LED, not the reed switch; the settings hexes carry their setting.
-    assert "Cross: the hex centre, where the LED goes" in svg
+                assert abs(((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 - 42) < 0.02
+    # The cross marks where the reed switch starts (the LED is beside it); the settings hexes
+    # carry their setting.
+    assert "Cross: the hex centre, where the switch starts" in svg
     labels = {text: float(x) for x, text in re.findall(
-        r'<text x="([\d.]+)" y="[\d.]+" font-size="2.55" text-anchor="middle" '
+        r'<text x="([\d.]+)" y="[\d.]+" font-size="2.68" text-anchor="middle" '
         r'fill="#444444">([^<]+)<', svg)}
     assert sorted(labels) == sorted(["rules", "penalty", "hints", "brightness", "palette",
                                      "computer's side", "computer's level"])
@@ -192,11 +193,11 @@ def test_every_legend_entry_is_inside_its_diagram():
 
 
 def test_the_pdf_has_the_whole_board_then_a4_sheets():
-    pdf = (GENERATED / "template-40mm.pdf").read_bytes()
+    pdf = (GENERATED / "template-42mm.pdf").read_bytes()
     assert pdf.startswith(b"%PDF-")
     boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)
     sizes = [(round(float(w) * 25.4 / 72), round(float(h) * 25.4 / 72)) for w, h in boxes]
-    assert sizes[0] == (384, 381) and sizes[1:] == [(210, 297)] * 4
+    assert sizes[0] == (402, 397) and sizes[1:] == [(297, 210)] * 4
     assert b"/CreationDate (D:20000101000000" in pdf     # fixed, not the time of the run
     for name in NAMES:
         assert b"(" + name.encode() + b") Tj" in pdf
@@ -205,7 +206,7 @@ def test_the_pdf_has_the_whole_board_then_a4_sheets():
 @pytest.mark.parametrize("args, words", [
     (["--hex-mm", "0"], ["--hex-mm 0", "20-100"]),
     (["--hex-mm", "500"], ["--hex-mm 500"]),
-    (["--hex-mm", "31"], ["disks of 30 mm", "31 mm"]),
+    (["--hex-mm", "30"], ["disks of 29 mm", "30 mm"]),
     (["--disk-mm", "-3"], ["--disk-mm", "positive"]),
     (["--hex-mm", "wide"], ["--hex-mm", "wide"]),
 ])

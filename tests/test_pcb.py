@@ -245,10 +245,10 @@ def _design_with(tmp_path, section, **values):
 
 
 @pytest.mark.parametrize("section, values, words", [
-    ("parts.reed", {"y": "4.0"}, ["in hex A1", "overlap", "SW1", "LED1"]),
+    ("parts.reed", {"x": "-4.0"}, ["in hex A1", "overlap", "SW1", "LED1"]),
     ("parts.reed", {"y": "14.0"}, ["SW1", "window", "design.toml"]),
     ("parts.led", {"part": '"SK6812"'}, ["SK6812", "pcb.toml", "agree"]),
-    ("board", {"pitch": "44.0"}, ["hex A1", "outside the 380 x 340 mm board", "44 mm"]),
+    ("board", {"pitch": "44.0"}, ["hex A1", "outside the 392 x 340 mm board", "44 mm"]),
 ])
 def test_parameters_that_cannot_make_a_board_are_refused_with_a_reason(tmp_path, section,
                                                                          values, words):

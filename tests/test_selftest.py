@@ -8,8 +8,9 @@ import pytest
 import iago
 import mpvm
 from gameboard import palette
-from gameboard.selftest import (ALL_ON, ALL_ON_MS, ASK_MS, CHAIN_STEP_MS, CHECKLIST, DONE,
-                                LIGHTS, SelfTest)
+from gameboard.selftest import (ALL_ON, ALL_ON_MS, ASK_MS, BOARD, CHAIN_STEP_MS, CHECKLIST,
+                                COLOUR_UP, DONE, EMPTY, LIGHTS, RED_UP, ROUNDS, SETTLE_MS,
+                                SelfTest)
 from gameboard.settings import Settings
 from host_sim.simboard import DEFAULT_MAP, SimBoard
 
@@ -96,7 +97,10 @@ def test_a_clean_board_turns_all_green_and_reports_every_switch_by_name():
     for name in NAMES:
         assert t.st.asked == C(name)
         t.tap(name)
-        assert t.colour(name) == GREEN
+        assert t.colour(name) == GREEN or name == "I9"
+    assert t.st.phase == BOARD and not t.st.done
+    t.advance(ASK_MS)                            # nothing moves: the full board is skipped
+    assert all(t.colour(n) == GREEN for n in NAMES)
     assert t.st.phase == DONE and t.st.done and t.st.clean
     switches = t.of("selftest")
     assert [(e["cell"], e["closed"], e["asked"]) for e in switches[:4]] == [
@@ -104,7 +108,8 @@ def test_a_clean_board_turns_all_green_and_reports_every_switch_by_name():
     assert len(switches) == 2 * iago.CELLS
     assert [e["cell"] for e in t.of("selftest_ask")] == NAMES
     assert t.of("selftest_done") == [{"event": "selftest_done", "stuck": [], "swapped": [],
-                                      "silent": [], "passed": 61}]
+                                      "silent": [], "passed": 61, "held": [], "open": [],
+                                      "board": "skipped"}]
     assert all(t.colour(n) == GREEN for n in NAMES)
     assert t.st.save_due is False
 
@@ -141,9 +146,11 @@ def test_stuck_swapped_and_silent_switches_are_found():
             t.advance(3000)                      # never closes
         else:
             t.tap(name)
+    t.advance(3000)                              # the full board skipped
     done = t.of("selftest_done")
     assert done == [{"event": "selftest_done", "stuck": ["C2"],
-                     "swapped": [["D4", "D5"], ["D5", "D4"]], "silent": ["G7"], "passed": 57}]
+                     "swapped": [["D4", "D5"], ["D5", "D4"]], "silent": ["G7"], "passed": 57,
+                     "held": [], "open": [], "board": "skipped"}]
     faults = [(e["fault"], e["cell"], e.get("seen")) for e in t.of("selftest_fault")]
     assert faults == [("stuck", "C2", None), ("swapped", "D4", "D5"), ("swapped", "D5", "D4"),
                       ("silent", "G7", None)]
@@ -212,13 +219,157 @@ def test_uses_the_colour_blind_palette():
     assert tuple(st.frame[0:3]) == palette.rgb(palette.COLOUR_BLIND, palette.SETTING_ON)
 
 
+# --- the full board ----------------------------------------------------------------------
+
+ROW = "ABCDEFGHI"
+
+
+def through_checklist(t):
+    t.advance(LIGHTS_MS)
+    for name in NAMES:
+        t.tap(name)
+    assert t.st.phase == BOARD and t.st.round == 0
+
+
+def lay(t, held=(), never=(), after=SETTLE_MS + 50):
+    """The tester lays the round's pattern: a disk on every hex to cover (but `never`), none
+    on the empty ones; the switches of `held` read closed all the same."""
+    st = t.st
+    for c in range(iago.CELLS):
+        want = st.target(c) != EMPTY
+        closed = (want and iago.cell_name(c) not in never) or iago.cell_name(c) in held
+        if st.present[c] != closed:
+            st.switch(c, closed, t.now)
+    t.drain()
+    t.advance(after)
+
+
+def test_the_full_board_takes_every_hex_empty_once_under_its_worst_poles():
+    st = SelfTest(Settings(), 0)
+    empties = []
+    for k in range(ROUNDS):
+        st.round = k
+        row = k // 2
+        targets = [st.target(c) for c in range(iago.CELLS)]
+        empty = [c for c in range(iago.CELLS) if targets[c] == EMPTY]
+        # Every other hex of the round's row, so each empty hex keeps both neighbours in its
+        # row: the six around it are covered.
+        assert {hexgridrow(c) for c in empty} == {row}
+        for c in empty:
+            assert all(targets[n] != EMPTY for n in neighbours(c))
+        for c in range(iago.CELLS):
+            if targets[c] != EMPTY:
+                assert targets[c] == (COLOUR_UP if hexgridrow(c) > row else RED_UP)
+        empties += empty
+    assert sorted(empties) == list(range(iago.CELLS))          # each hex empty once
+
+
+def hexgridrow(c):
+    from iago import hexgrid
+    return hexgrid.ROW_OF[c]
+
+
+def neighbours(c):
+    from iago import hexgrid
+    return [n for n in (hexgrid.neighbour(c, d) for d in range(6)) if n is not None]
+
+
+def test_a_good_board_passes_every_round_of_the_full_board():
+    t = Person()
+    through_checklist(t)
+    for k in range(ROUNDS):
+        assert t.st.round == k and t.st.phase == BOARD
+        lay(t)
+    rounds = t.of("selftest_board")
+    assert [e["round"] for e in rounds] == list(range(ROUNDS))
+    assert rounds[8] == {"event": "selftest_board", "round": 8, "rounds": 18, "row": "E",
+                         "empty": ["E1", "E3", "E5", "E7", "E9"]}
+    assert rounds[9]["empty"] == ["E2", "E4", "E6", "E8"]
+    assert t.st.phase == DONE and t.st.clean
+    assert t.of("selftest_done")[0]["board"] == "done"
+    assert t.of("selftest_fault") == []
+
+
+def test_a_switch_held_by_its_neighbours_fields_is_named():
+    t = Person(ask_ms=3000)
+    through_checklist(t)
+    for k in range(ROUNDS):
+        if k == 8:                                  # E5 empty, its neighbours all covered
+            lay(t, held=("E5",), after=SETTLE_MS + 100)
+            assert t.st.round == 8                   # waiting for E5 to open
+            assert t.colour("E5") in (RED, (0, 0, 0))                # blinking fast
+            t.advance(3000)
+        else:
+            lay(t)
+    assert t.of("selftest_fault") == [{"event": "selftest_fault", "fault": "held",
+                                       "cell": "E5"}]
+    done = t.of("selftest_done")[0]
+    assert done["held"] == ["E5"] and done["open"] == [] and done["board"] == "done"
+    assert t.colour("E5") == RED and not t.st.clean
+
+
+def test_a_stray_disk_taken_off_in_time_is_no_fault():
+    t = Person(ask_ms=3000)
+    through_checklist(t)
+    lay(t, held=("A1",), after=SETTLE_MS + 100)    # a disk left on A1, to be empty
+    assert t.st.round == 0
+    t.close("A1", False)                            # the tester takes it off
+    assert t.st.round == 1 and t.of("selftest_fault") == []
+
+
+def test_a_hex_that_stays_open_under_the_full_board_is_named():
+    t = Person(ask_ms=3000)
+    through_checklist(t)
+    lay(t, never=("C4",), after=3000 + 50)        # nothing moves for ask_ms: C4 is open
+    assert t.of("selftest_fault") == [{"event": "selftest_fault", "fault": "open",
+                                       "cell": "C4"}]
+    assert t.st.round == 1
+
+
+def test_the_full_board_shows_each_hex_its_face_and_a_stray_disk_red():
+    t = Person()
+    through_checklist(t)
+    # Round 0: row A's first, third, ... hexes empty; row A's others red face up, the rows
+    # above coloured face up.
+    t.close("B2", True, after=0)                   # to cover, coloured face up: there
+    t.close("A4", True, after=0)                   # to cover, red face up: there
+    t.close("A3", True, after=0)                   # to be empty: a stray disk
+    light = palette.rgb(palette.STANDARD, palette.LIGHT)
+    captive = palette.rgb(palette.STANDARD, palette.LIGHT_CAPTIVE)
+    seen = {n: set() for n in ("I9", "B2", "A2", "A4", "A3", "A1")}
+    for _ in range(12):
+        t.advance(50)
+        for n in seen:
+            seen[n].add(t.colour(n))
+    assert seen["I9"] == {light, (0, 0, 0)}         # to cover, coloured face up: blinking
+    assert seen["B2"] == {light}                    # covered: steady
+    assert seen["A2"] == {captive, (0, 0, 0)}       # to cover, red face up: blinking
+    assert seen["A4"] == {captive}
+    assert seen["A3"] == {RED}                      # a disk where none belongs
+    assert seen["A1"] == {(0, 0, 0)}                # to be empty: dark
+
+
+def test_a_square_board_has_no_full_board_stage():
+    from gameboard.layout import Layout
+
+    st = SelfTest(Settings(), 0, layout=Layout("square", 8), ask_ms=1000)
+    now = 0
+    while st.phase < CHECKLIST:
+        now += 5
+        st.tick(now)
+    for c in range(64):
+        st.switch(c, True, now)
+        st.switch(c, False, now)
+    assert st.phase == DONE and st.done and st.summary()["board"] == "none"
+
+
 # --- under MicroPython ---------------------------------------------------------------------
 
 SETUP = """
 import gc
 import micropython
 import iago
-from gameboard.selftest import SelfTest, CHECKLIST, DONE
+from gameboard.selftest import SelfTest, CHECKLIST, DONE, BOARD, EMPTY
 
 def steady(st, now, n):
     i = 0
@@ -254,9 +405,26 @@ STAGES = {
                  "st.switch(20, True, now)\n"
                  "st.outbox.clear()\n"
                  "now = locked(st, now, 400)\nassert st.phase == CHECKLIST\n",
+    "board": "now = steady(st, now, 10200 // 7 + 2)\n"
+             "for c in range(61):\n"
+             "    st.switch(c, True, now); st.switch(c, False, now)\n"
+             "for c in range(61):\n"
+             "    st.switch(c, st.target(c) != EMPTY and c != 7, now)\n"
+             "st.switch(3, True, now)\n"
+             "st.outbox.clear()\n"
+             "now = locked(st, now, 400)\nassert st.phase == BOARD and st.round == 0\n",
+    "board, waiting for an empty hex": "now = steady(st, now, 10200 // 7 + 2)\n"
+             "for c in range(61):\n"
+             "    st.switch(c, True, now); st.switch(c, False, now)\n"
+             "for c in range(61):\n"
+             "    st.switch(c, st.target(c) != EMPTY or c == 0, now)\n"
+             "now = steady(st, now, 1200 // 7 + 2)\n"
+             "st.outbox.clear()\n"
+             "now = locked(st, now, 400)\nassert st.holding >= 0 and st.round == 0\n",
     "done": "now = steady(st, now, 10200 // 7 + 2)\n"
             "for c in range(61):\n"
             "    st.switch(c, True, now); st.switch(c, False, now)\n"
+            "now = steady(st, now, 100000 // 7 + 2)\n"
             "st.outbox.clear()\n"
             "now = locked(st, now, 400)\nassert st.phase == DONE\n",
 }
@@ -274,7 +442,7 @@ def test_the_same_findings_under_micropython():
     program = """
 import json
 import iago
-from gameboard.selftest import SelfTest
+from gameboard.selftest import SelfTest, EMPTY
 st = SelfTest(None, 0, None, ask_ms=2000)
 now = 0
 seen = []
@@ -284,23 +452,31 @@ while st.phase < 2:
     st.tick(now)
 while not st.done:
     now += 50
-    asked = st.asked
-    if asked == iago.parse_cell('C3'):
-        pass
+    if st.phase == 2:
+        asked = st.asked
+        if asked != iago.parse_cell('C3'):
+            hit = {iago.parse_cell('D1'): iago.parse_cell('D2'),
+                   iago.parse_cell('D2'): iago.parse_cell('D1')}.get(asked, asked)
+            st.switch(hit, True, now)
+            st.switch(hit, False, now + 1)
     else:
-        hit = {iago.parse_cell('D1'): iago.parse_cell('D2'),
-               iago.parse_cell('D2'): iago.parse_cell('D1')}.get(asked, asked)
-        st.switch(hit, True, now)
-        st.switch(hit, False, now + 1)
+        # The full board, every round laid out; but D4 held closed by its neighbours when
+        # it is to be empty, and C6 never closing once covered.
+        for c in range(61):
+            want = st.target(c) != EMPTY and c != iago.parse_cell('C6')
+            if c == iago.parse_cell('D4'):
+                want = True
+            if st.present[c] != want:
+                st.switch(c, want, now)
     st.tick(now + 2)
-    seen.extend(st.outbox)
+    seen.extend(e for e in st.outbox if e['event'] == 'selftest_done')
     st.outbox.clear()
-print(json.dumps([e for e in seen if e['event'] == 'selftest_done'][0]))
+print(json.dumps(seen[0]))
 """
     out = mpvm.run_unix(program, heap="256k")
     assert json.loads(out) == {"event": "selftest_done", "stuck": ["B2"],
                                "swapped": [["D1", "D2"], ["D2", "D1"]], "silent": ["C3"],
-                               "passed": 57}
+                               "passed": 57, "held": ["D4"], "open": ["C6"], "board": "done"}
 
 
 # --- on the simulated board --------------------------------------------------------------
@@ -328,7 +504,7 @@ def swapped_map(tmp_path, a, b):
 def run_checklist(board, st, skip=(), ask_ms=ASK_MS):
     """The tester places a disk on each asked hex and lifts it; hexes in `skip` are left."""
     guard = 0
-    while not st.done:
+    while st.phase == CHECKLIST:
         guard += 1
         assert guard < 200, "the checklist does not end"
         asked = iago.cell_name(st.asked)
@@ -338,6 +514,29 @@ def run_checklist(board, st, skip=(), ask_ms=ASK_MS):
         board.place(asked, "D", rest_ms=60)
         board.lift(asked, hold_ms=20)
     board.advance(40)
+
+
+def run_full_board(board, st):
+    """The tester lays out each round: a disk with the face the LEDs ask for on every hex to
+    cover (dark disks with their dark or red face up), none on the empty ones."""
+    faces = {COLOUR_UP: "D", RED_UP: "d"}
+    guard = 0
+    while st.phase == BOARD:
+        guard += 1
+        assert guard < 40, "the full board does not end"
+        k = st.round
+        for cell in range(iago.CELLS):
+            want = faces.get(st.target(cell))
+            have = board.disks.get(cell)
+            if have is not None and have != want:
+                board.lift(cell, hold_ms=5)
+            if want is not None and have != want:
+                board.place(cell, want, rest_ms=5)
+        waited = 0
+        while st.phase == BOARD and st.round == k:
+            board.advance(250)
+            waited += 250
+            assert waited < 60000, "round %d does not end" % k
 
 
 def test_simulated_board_finds_a_stuck_and_a_swapped_switch(tmp_path):
@@ -353,6 +552,7 @@ def test_simulated_board_finds_a_stuck_and_a_swapped_switch(tmp_path):
         red = tuple(board.app.leds.level(v) for v in RED)
         assert board.led("E5") == red                     # stuck: red through the checklist
         run_checklist(board, st, skip=("H6",), ask_ms=2000)
+        board.advance(2100)                       # the full board skipped
         events = [m for m in board.received() if "event" in m]
         swaps = [e for e in events if e["event"] == "selftest" and e["closed"] and
                  e["cell"] != e["asked"]]
@@ -360,7 +560,7 @@ def test_simulated_board_finds_a_stuck_and_a_swapped_switch(tmp_path):
         done = [e for e in events if e["event"] == "selftest_done"]
         assert done == [{"v": 2, "event": "selftest_done", "stuck": ["E5"],
                          "swapped": [["C3", "C4"], ["C4", "C3"]], "silent": ["H6"],
-                         "passed": 57}]
+                         "passed": 57, "held": [], "open": [], "board": "skipped"}]
         board.advance(100)
         for name, colour in board.leds().items():
             assert colour == (red if name in ("C3", "C4", "E5", "H6") else (0, 0, 0)), name
@@ -385,8 +585,42 @@ def test_simulated_board_lights_the_chain_in_order_and_passes_a_good_build(map_p
             assert lit == [iago.cell_name(chain[i])], i
         board.advance(start + LIGHTS_MS + 50 - board.clock.ms)
         run_checklist(board, st)
+        board.advance(ASK_MS + 100)               # the full board skipped
         done = [m for m in board.received() if m.get("event") == "selftest_done"]
         assert done == [{"v": 2, "event": "selftest_done", "stuck": [], "swapped": [],
-                         "silent": [], "passed": 61}]
+                         "silent": [], "passed": 61, "held": [], "open": [],
+                         "board": "skipped"}]
         green = tuple(board.app.leds.level(v) for v in GREEN)
         assert set(board.leds().values()) == {green} and board.app.leds.scale == 4096
+
+
+@pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+def test_simulated_board_names_a_switch_its_neighbours_hold_closed(runtime):
+    # E5's switch is so keen that its six neighbours' magnets hold it closed once their
+    # poles add up along it: never with one disk at a time, but in the full board's round
+    # that empties E5. The self-test names it; every other hex passes.
+    with SimBoard(runtime=runtime) as board:
+        board.make_keen("E5", 6)
+        board.advance(1200)
+        board.received()
+        st = start_selftest(board, ask_ms=3000)
+        board.advance(LIGHTS_MS + 100)
+        run_checklist(board, st, ask_ms=3000)
+        assert st.phase == BOARD and not st.fault[iago.parse_cell("E5")]
+        run_full_board(board, st)
+        events = [m for m in board.received() if "event" in m]
+        faults = [e for e in events if e["event"] == "selftest_fault"]
+        assert faults == [{"v": 2, "event": "selftest_fault", "fault": "held", "cell": "E5"}]
+        rounds = [e["round"] for e in events if e["event"] == "selftest_board"]
+        assert rounds == list(range(ROUNDS))
+        done = [e for e in events if e["event"] == "selftest_done"]
+        assert done == [{"v": 2, "event": "selftest_done", "stuck": [], "swapped": [],
+                         "silent": [], "passed": 61, "held": ["E5"], "open": [],
+                         "board": "done"}]
+        board.advance(100)
+        red = tuple(board.app.leds.level(v) for v in RED)
+        green = tuple(board.app.leds.level(v) for v in GREEN)
+        # Done: the faulty hex red, the rest dark (a fault was found).
+        assert board.led("E5") == red
+        assert {c for n, c in board.leds().items() if n != "E5"} == {(0, 0, 0)}
+        assert green != red

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import ezdxf
+import numpy as np
 import pytest
 import trimesh
 
@@ -109,8 +110,8 @@ def test_the_plates_take_the_pcb_section_and_refuse_one_that_cannot_hold_the_hex
     layout = plates.pcb_layout(design.changed(pcb=dict(
         design.pcb, width=400.0, mounting_holes=[[-193.0, 0.0]])))
     assert layout["width"] == 400.0 and layout["mounting_holes"] == [[-193.0, 0.0]]
-    # An outline made for 36 mm hexes cannot hold them at 40 mm.
-    with pytest.raises(DesignError, match="340 x 300 mm outline cannot hold the hexes at a 40 mm"):
+    # An outline made for 36 mm hexes cannot hold them at 42 mm.
+    with pytest.raises(DesignError, match="340 x 300 mm outline cannot hold the hexes at a 42 mm"):
         plates.pcb_layout(design.changed(pcb=dict(design.pcb, width=340.0, height=300.0)))
     lacking = design.changed()
     del lacking.pcb["pico"]
@@ -145,8 +146,8 @@ def test_the_disk_half_is_a_closed_solid_with_its_pocket(design):
     assert mesh.is_watertight and mesh.is_volume
     disk = design.disk
     r, t = disk.diameter / 2, disk.thickness / 2
-    pocket_r = disk.magnet_diameter / 2 + parts.POCKET_SLACK
-    pocket_depth = disk.magnet_thickness / 2 + parts.POCKET_SLACK
+    pocket_r = disk.magnet_diameter / 2 + design.tolerances.magnet_slack
+    pocket_depth = disk.magnet_thickness / 2 + design.tolerances.magnet_slack
     expected = math.pi * (r * r * t - pocket_r * pocket_r * pocket_depth)
     assert mesh.volume == pytest.approx(expected, rel=0.01)     # facets: a polygon, not a circle
     assert mesh.bounds[1][2] == pytest.approx(t)
@@ -154,7 +155,73 @@ def test_the_disk_half_is_a_closed_solid_with_its_pocket(design):
 
 def test_a_pocket_deeper_than_the_half_is_refused(design):
     with pytest.raises(ValueError, match="leaves no face"):
-        parts.disk_half(design.changed(disk={"thickness": 2.1, "magnet_depth": 0.0}))
+        parts.disk_half(design.changed(disk={"thickness": 1.0, "magnet_depth": 0.0}))
+
+
+def _bodies(path):
+    mesh = trimesh.load(io.BytesIO(path.read_bytes()), file_type="stl")
+    # trimesh's split needs networkx; faces sharing vertices, grouped by hand, do the same.
+    mesh.merge_vertices()
+    groups = trimesh.graph.connected_component_labels(mesh.face_adjacency, len(mesh.faces))
+    return [mesh.submesh([np.flatnonzero(groups == g)], append=True) for g in set(groups)]
+
+
+def _down(mesh, x, y, top=100.0):
+    """The highest surface of `mesh` under (x, y) below `top`: where a pin dropped there
+    would rest (each face's plane at (x, y), for the faces whose outline holds it)."""
+    a, b, c = (mesh.vertices[mesh.faces[:, k]] for k in range(3))
+    d = (b[:, 1] - c[:, 1]) * (a[:, 0] - c[:, 0]) + (c[:, 0] - b[:, 0]) * (a[:, 1] - c[:, 1])
+    flat = np.abs(d) > 1e-12
+    d = np.where(flat, d, 1.0)
+    u = ((b[:, 1] - c[:, 1]) * (x - c[:, 0]) + (c[:, 0] - b[:, 0]) * (y - c[:, 1])) / d
+    v = ((c[:, 1] - a[:, 1]) * (x - c[:, 0]) + (a[:, 0] - c[:, 0]) * (y - c[:, 1])) / d
+    inside = flat & (u >= -1e-9) & (v >= -1e-9) & (u + v <= 1 + 1e-9)
+    z = u * a[:, 2] + v * b[:, 2] + (1 - u - v) * c[:, 2]
+    z = z[inside & (z <= top)]
+    return float(z.max()) if len(z) else None
+
+
+@pytest.fixture(scope="module")
+def printed_jig(design):
+    from hardware.stack import jig
+
+    made = jig.Jig(design)
+    base, cup = sorted(_bodies(GENERATED / "stack-jig.stl"), key=lambda m: m.bounds[0][0])
+    return made, base, cup
+
+
+def test_the_jig_prints_as_two_closed_solids_flat_on_the_bed(printed_jig):
+    made, base, cup = printed_jig
+    for part in (base, cup):
+        assert part.is_watertight and part.is_volume and part.volume > 0
+        assert part.bounds[0][2] == pytest.approx(0.0, abs=1e-6)
+    assert cup.bounds[0][0] > base.bounds[1][0]                 # side by side, not touching
+
+
+def test_the_jig_sets_the_disk_at_its_two_heights(printed_jig, design):
+    from hardware.stack import jig
+
+    made, base, cup = printed_jig
+    floor = 1.2                                  # under the switch's groove
+    bore = made.bore_radius()
+    lug_ring = (bore + made.bore_radius() + jig.BASE_WALL) / 2
+    # Down a lug's slot a pin rests at the near height's lug seat; beside the slot, on the
+    # notch's floor, at the far one's.
+    assert _down(base, lug_ring, 0.0) - floor == pytest.approx(made.rest(made.near), abs=0.01)
+    turn = math.radians(jig.NOTCH_DEG) - 0.05
+    in_notch = _down(base, lug_ring * math.cos(turn), lug_ring * math.sin(turn),
+                     top=made.rest(made.far) + floor + 2 * jig.LUG_R)
+    assert in_notch - floor == pytest.approx(made.rest(made.far), abs=0.01)
+    # The switch's groove: its floor 1.2 mm up (z = 0 of the heights), open to both sides.
+    reed_mid = design.reed.y
+    assert _down(base, 0.0, reed_mid, top=made.bore_floor() + floor - 0.1) == pytest.approx(
+        floor, abs=0.01)
+    assert _down(base, 0.0, -made.bore_radius() - 1.0,
+                 top=made.bore_floor() + floor - 0.1) == pytest.approx(floor, abs=0.01)
+    # The cup: the disk rests on its floor; three lugs at the lug height.
+    assert _down(cup, cup.bounds[0][0] + made.cup_radius(), 0.0) == pytest.approx(
+        jig.CUP_FLOOR, abs=0.01)
+    assert cup.bounds[1][2] == pytest.approx(made.cup_height(), abs=0.01)
 
 
 def test_the_files_do_not_depend_on_pythons_string_hashing(tmp_path):

@@ -193,6 +193,32 @@ def test_the_auto_flip_box_keeps_its_tick_while_the_board_answers(opened, fresh)
     assert page.is_checked("#autoflip")
 
 
+def test_the_auto_flip_box_keeps_its_tick_until_a_snapshot_shows_it(opened, fresh):
+    """The answer to a tick can come before the snapshot that carries the new value: the box
+    used to take the old value again at the answer, and a click looked undone until the next
+    snapshot (under load, Playwright's check() saw it unticked). A refusal unticks it."""
+    page = opened(fresh.url)
+    expect_text(page, "#turn", "Dark to move")
+    answers = [{"ok": True}, {"ok": False, "error": "refused"}]
+    page.route("**/api/autoflip", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(answers.pop(0))))
+
+    def after_a_snapshot():
+        clock = page.inner_text("#clock")
+        page.wait_for_function("(c) => document.getElementById('clock').textContent !== c",
+                               arg=clock)
+
+    page.locator("#autoflip").click()            # answered at once; the board never hears it
+    after_a_snapshot()
+    assert not answers[1:] and page.evaluate("iagoPage.snap.sim.autoflip") is False
+    assert page.is_checked("#autoflip")
+    page.reload()
+    expect_text(page, "#turn", "Dark to move")
+    page.locator("#autoflip").click()            # refused
+    after_a_snapshot()
+    assert not answers and not page.is_checked("#autoflip")
+
+
 # --- the turn while flips are pending ------------------------------------------------------------
 
 def test_while_a_flip_is_pending_the_panel_does_not_give_the_turn_yet(opened, fresh):

@@ -1,7 +1,7 @@
 """The board at 1:1 for hexes N mm across flats, as SVG and PDF: the outer ring and the centre
-marked, each hex's name small in a corner, the disk's footprint, the hex centre where the LED
-goes, and the settings hexes' names. The PDF has the whole board on one page of its own size
-(for a print shop) and then the same cut into A4 sheets."""
+marked, each hex's name small in a corner, the disk's footprint, the hex centre where the reed
+switch's inner end goes, and the settings hexes' names. The PDF has the whole board on one
+page of its own size (for a print shop) and then the same cut into A4 sheets."""
 
 import io
 import math
@@ -54,7 +54,7 @@ def _headings(d, margin, flats, disk, k):
            "Print at 100 %% (actual size), then check the 100 mm bar." % (fmt(flats), fmt(disk)),
            4.2 * k, bold=True)
     d.text(margin, margin + 10.5, "Grey: the outer ring (rows A and I and the ends of every row). "
-           "Dark grey with a ring: the centre, E5. Cross: the hex centre, where the LED goes; "
+           "Dark grey with a ring: the centre, E5. Cross: the hex centre, where the switch starts; "
            "dashed circle: a disk; small labels: the settings hexes.", 3.2 * k, fill="#333333")
 
 

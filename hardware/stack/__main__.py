@@ -1,10 +1,10 @@
-"""python -m hardware.stack check | calibrate | write (run from the project's folder)."""
+"""python -m hardware.stack check | bounds | measure | write (run from the project's folder)."""
 
 import argparse
 import sys
 from pathlib import Path
 
-from . import light, parts, plates, render, sensing
+from . import bounds, jig, light, parts, plates, render, sensing
 from .design import DESIGN, ROOT, Design, DesignError
 
 GENERATED = ROOT / "hardware" / "generated"
@@ -12,9 +12,10 @@ GENERATED = ROOT / "hardware" / "generated"
 
 def outputs(design):
     """{file name: bytes} of everything the stack puts under hardware/generated/."""
+    result = sensing.check(design)
     files = plates.outputs(design)
-    files.update(parts.outputs(design))
-    files.update(render.outputs(design))
+    files.update(parts.outputs(design, result))
+    files.update(render.outputs(design, result))
     return files
 
 
@@ -36,50 +37,64 @@ def write(design, out, check=False):
     return 0
 
 
-def main(argv=None):
+def _parser():
     parser = argparse.ArgumentParser(
         prog="python -m hardware.stack",
-        description="The board stack's sensing and light checks, and the builder's calibration.")
+        description="The board stack's sensing and light checks, the reed switches' jig, and "
+                    "the cut, print and picture files.")
     parser.add_argument("--design", default=str(DESIGN), metavar="TOML",
                         help="the parameters file (default hardware/design.toml)")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("check", help="the sensing and light checks of the design")
-    cal = commands.add_parser(
-        "calibrate", help="the one-switch test: does your switch and disk make a safe board?",
+    commands.add_parser("check", help="the sensing check over the envelope, the light check "
+                                      "and the jig's heights")
+    commands.add_parser("bounds", help="what bounds the sensing margins: the best balanced "
+                                       "margin with each part of the envelope left out")
+    measure = commands.add_parser(
+        "measure", help="what one switch's closing and opening heights tell",
         description="Hold a disk flat, centred over a hex, and lower it toward the PCB (or the "
-                    "hand-wired carrier plate) until the switch closes; then raise it until it "
-                    "opens. Give both heights of the disk's underside above the board.")
-    cal.add_argument("--closes-at", type=float, required=True, metavar="MM",
-                     help="height at which the switch closes")
-    cal.add_argument("--opens-at", type=float, metavar="MM",
-                     help="height at which it opens again (better than the datasheet's ratio)")
+                    "hand-wired carrier) until the switch closes; then raise it until it opens. "
+                    "Give both heights of the disk's underside above the board.")
+    measure.add_argument("--closes-at", type=float, required=True, metavar="MM",
+                         help="height at which the switch closes")
+    measure.add_argument("--opens-at", type=float, required=True, metavar="MM",
+                         help="height at which it opens again")
     out = commands.add_parser("write", help="the cut files, printed parts and pictures")
     out.add_argument("--out", default=str(GENERATED), metavar="DIR",
                      help="where to write (default hardware/generated)")
     out.add_argument("--check", action="store_true",
                      help="write nothing; exit 1 if the files in --out are not up to date")
+    return parser
+
+
+def main(argv=None):
+    parser = _parser()
     args = parser.parse_args(argv)
     try:
         design = Design.load(args.design)
     except DesignError as exc:
         parser.error(str(exc))
-    if args.command == "write":
-        try:
+    try:
+        if args.command == "write":
             return write(design, Path(args.out), args.check)
-        except ValueError as exc:
-            parser.error(str(exc))
-    if args.command == "check":
+        if args.command == "bounds":
+            print(bounds.report(bounds.bounds(design)))
+            return 0
         found = sensing.check(design)
+        if args.command == "measure":
+            print("\n".join(sensing.measure(design, args.closes_at, args.opens_at, found)))
+            return 0
         lit = light.check(design)
         print(sensing.report(found))
         print(light.report(lit))
-        return 0 if found.ok and lit.ok else 1
-    try:
-        ok, lines = sensing.calibrate(design, args.closes_at, args.opens_at)
+        try:
+            print(jig.Jig(design, found).report())
+            screened = True
+        except jig.JigError as exc:
+            print("No go/no-go jig: %s" % exc)
+            screened = False
     except ValueError as exc:
         parser.error(str(exc))
-    print("\n".join(lines))
-    return 0 if ok else 1
+    return 0 if lit.ok and found.ok and screened else 1
 
 
 if __name__ == "__main__":

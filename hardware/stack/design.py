@@ -25,7 +25,7 @@ SCHEMA = {
     "board": {"pitch": "mm"},
     "disk": {"diameter": "mm", "thickness": "mm", "magnet_diameter": "mm",
              "magnet_thickness": "mm", "magnet_grade": "text", "magnet_remanence": "pair",
-             "magnet_depth": "length"},
+             "magnet_depth": "length", "magnet_axis_tolerance": "length"},
     "stack": {"pocket_plate": "mm", "pocket_diameter": "mm", "top_plate": "mm",
               "light_box": "mm", "light_wall": "mm", "pcb": "mm", "under_pcb": "mm",
               "base": "mm"},
@@ -34,6 +34,8 @@ SCHEMA = {
     "parts.reed": {"part": "text", "footprint": "text", "x": "number", "y": "number",
                    "rotation": "deg", "pull_in_at": "pair", "release_at_min": "mm",
                    "length": "mm", "axis_height": "mm"},
+    "tolerances": {"sheet": "length", "disk": "length", "cut": "length",
+                   "magnet_slack": "length", "reed_placement": "length"},
 }
 
 
@@ -93,7 +95,8 @@ class Design:
 
     def _check_fits(self):
         disk, stack = self.disk, self.stack
-        if disk.magnet_depth * 2 + disk.magnet_thickness > disk.thickness + 1e-9:
+        if abs(disk.magnet_depth * 2 + disk.magnet_thickness - disk.thickness) > 1e-6:
+            # Both faces alike: a magnet off the middle would sense one face up less.
             raise DesignError("the %g mm magnet %g mm under both faces needs a disk %g mm thick, "
                               "not %g" % (disk.magnet_thickness, disk.magnet_depth,
                                           disk.magnet_thickness + 2 * disk.magnet_depth,
@@ -144,7 +147,8 @@ class Design:
 
     def magnet_height(self):
         """The magnet's centre above the PCB's top, the disk resting on the top plate."""
-        return self.stack.light_box + self.stack.top_plate + self.disk.thickness / 2.0
+        return (self.stack.light_box + self.stack.top_plate + self.disk.magnet_depth
+                + self.disk.magnet_thickness / 2.0)
 
     def part_points(self, part, points):
         """`points` given in a part's own frame (x, y), placed in the hex frame by the part's

@@ -1,11 +1,11 @@
-"""The printed part: a disk, as two halves glued face to face round the magnet (STL).
+"""The printed parts (STL): a disk, as two halves glued face to face round the magnet; and the
+go/no-go jig for the reed switches (jig.py).
 
 Each half is half the disk's thickness with half the magnet's pocket in its inner face, so the
 magnet ends up centred and both faces act alike; print each half in its face's colour (dark or
 light, and red for the captive face) and no support or pause is needed.
 """
 
-POCKET_SLACK = 0.15          # radial and depth slack round the magnet, for a glued fit
 SEGMENTS = 96                # facets round the disk's edge
 
 
@@ -14,13 +14,14 @@ def disk_half(design):
     from manifold3d import Manifold
 
     disk = design.disk
+    slack = design.tolerances.magnet_slack      # radial and depth, for a glued fit
     height = disk.thickness / 2.0
-    depth = disk.magnet_thickness / 2.0 + POCKET_SLACK
+    depth = disk.magnet_thickness / 2.0 + slack
     if depth >= height:
         raise ValueError("the magnet's pocket (%g mm deep) leaves no face on a %g mm half"
                          % (depth, height))
     body = Manifold.cylinder(height, disk.diameter / 2.0, circular_segments=SEGMENTS)
-    pocket = Manifold.cylinder(depth + 1.0, disk.magnet_diameter / 2.0 + POCKET_SLACK,
+    pocket = Manifold.cylinder(depth + 1.0, disk.magnet_diameter / 2.0 + slack,
                                circular_segments=SEGMENTS).translate((0, 0, height - depth))
     return body - pocket
 
@@ -36,5 +37,9 @@ def stl_bytes(solid):
     return shape.export(file_type="stl")
 
 
-def outputs(design):
-    return {"stack-disk-half.stl": stl_bytes(disk_half(design))}
+def outputs(design, result=None):
+    from . import jig
+
+    files = {"stack-disk-half.stl": stl_bytes(disk_half(design))}
+    files.update(jig.outputs(design, result))
+    return files

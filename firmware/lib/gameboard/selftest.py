@@ -1,8 +1,9 @@
-"""Self-test of a freshly built board: every LED in chain order, then every switch by name.
+"""Self-test of a freshly built board: every LED in chain order, every switch by name, then
+every switch on a full board.
 
 `SelfTest` is a mode (gameboard/modes.py) in the game's place: the app feeds it the same
 debounced switch events, ticks it and shows its `frame`, and sends its `outbox` on the host
-link. It never plays and never saves. Three stages:
+link. It never plays and never saves. Four stages:
 
 1. Lights (about 10 s): the LEDs light one at a time in chain order, 150 ms each, then all in
    a low white for a second. A dark LED, or one lit out of turn, shows where the chain or the
@@ -13,14 +14,26 @@ link. It never plays and never saves. Three stages:
    asked hex that does not close within `ask_ms` (20 s) is silent (red) and skipped. A switch
    that was still closed when the checklist began, on the empty board, is stuck (red) and is
    not asked.
-3. Done: every hex green if nothing was found, else the faulty hexes red and the rest dark.
+3. Full board (the hex board): 18 rounds, two a row of hexes from A to I. In a round every
+   other hex of that row is to be left empty and every other hex covered, the rows above with
+   the disks' coloured face up, that row and those below with the red face up: with every
+   magnet glued the same way round (hardware/README.md), the poles that add up along the
+   empty hexes' switches, the worst pattern the sensing check finds. Covered hexes still to
+   fill blink in the face's colour (warm white: a coloured face up; the captive red: the red
+   face up). Once every covered hex reads closed and the board has been still for a second,
+   each empty hex must read open: one still closed after `ask_ms` is held by its neighbours'
+   fields (named as `held`); a hex to cover that stays open while nothing moves for `ask_ms`
+   does not close under the full board (`open`). Leaving the board (nearly) bare for
+   `ask_ms` when the stage begins skips it.
+4. Done: every hex green if nothing was found, else the faulty hexes red and the rest dark.
 
 Every switch change is reported on the host link as it happens:
 `{"event": "selftest", "cell": "C3", "closed": true}` (with `"asked": "C3"` during the
 checklist); each asked hex as `selftest_ask`, each fault as `selftest_fault` and the end as
 `{"event": "selftest_done", "stuck": [...], "swapped": [[asked, seen], ...], "silent": [...],
-"passed": n}` (docs/board.md). Pure logic, time as an argument; steady ticks and frames
-allocate nothing.
+"passed": n, "held": [...], "open": [...], "board": "done" | "skipped" | "none"}`, each full-board
+round as `{"event": "selftest_board", "round": k, "rounds": 18, "row": "B", "empty": [...]}`
+(docs/board.md). Pure logic, time as an argument; steady ticks and frames allocate nothing.
 """
 
 from gameboard import elapsed, palette
@@ -40,12 +53,21 @@ ALL_ON_MS = const(1000)      # then every LED in a low white
 ASK_MS = const(20000)        # an asked hex that does not close within this is silent
 _BLINK_MS = const(300)
 
+SETTLE_MS = const(1000)      # the full board still this long before its empty hexes count
+ROUNDS = const(18)           # the full board: two rounds a row, A to I
+
 # Stages.
 LIGHTS = const(0)
 ALL_ON = const(1)
 CHECKLIST = const(2)
 DONE = const(3)
-PHASE_NAMES = ("lights", "all_on", "checklist", "done")
+BOARD = const(4)
+PHASE_NAMES = ("lights", "all_on", "checklist", "done", "board")
+
+# What a full-board round wants on a hex.
+EMPTY = const(0)
+COLOUR_UP = const(1)         # a disk, its coloured (dark or light) face up
+RED_UP = const(2)            # a disk, its red face up
 
 # What the checklist found for a hex.
 UNTESTED = const(0)
@@ -53,6 +75,9 @@ PASSED = const(1)
 STUCK = const(2)
 SWAPPED = const(3)
 SILENT = const(4)
+# ... and the full board (`under`).
+HELD = const(1)              # closed while it had to be empty: its neighbours' fields
+OPEN = const(2)              # open while it had to be covered
 
 _WHITE = (255, 255, 255)
 _LOW_WHITE = (100, 100, 100)   # about 9% of full power after gamma: 61 LEDs stay in budget
@@ -122,8 +147,15 @@ class SelfTest(NotPlaying):
         self.asked = NONE
         self.asked_since = now
         self.dirty = True
-        self.done = False                  # the checklist is over
+        self.done = False                  # the self-test is over
         self.clean = False                 # ... and found nothing
+        # The full board: only the hex board's (its rows and the PCB's switches' direction).
+        self.rows = layout.grid.ROW_OF if layout.kind == "hex" else b""
+        self.under = bytearray(_CELLS)     # HELD or OPEN, found on the full board
+        self.round = 0
+        self.changed = now                 # the last switch change
+        self.holding = -1                  # when the empty hexes' wait began (-1: not yet)
+        self.board = "done" if self.rows else "none"
         self._emit({"event": "selftest_start", "ask_ms": ask_ms})
 
     # --- inputs ------------------------------------------------------------------------
@@ -136,6 +168,7 @@ class SelfTest(NotPlaying):
             return
         self.present[cell] = closed
         self.dirty = True
+        self.changed = now
         event = {"event": "selftest", "cell": self.name(cell), "closed": closed == 1}
         asked = self.asked
         if self.phase == CHECKLIST:
@@ -176,6 +209,8 @@ class SelfTest(NotPlaying):
                 self._emit({"event": "selftest_fault", "fault": "silent",
                             "cell": self.name(asked)})
                 self._ask_next(now)
+        elif phase == BOARD:
+            self._board_tick(now)
 
     # --- state -------------------------------------------------------------------------
 
@@ -196,7 +231,10 @@ class SelfTest(NotPlaying):
         return {"stuck": [names(c) for c in self.cells_with(STUCK)],
                 "swapped": [[names(a), names(s)] for a, s in self.swapped],
                 "silent": [names(c) for c in self.cells_with(SILENT)],
-                "passed": len(self.cells_with(PASSED))}
+                "passed": len(self.cells_with(PASSED)),
+                "held": [names(c) for c in range(self.n) if self.under[c] == HELD],
+                "open": [names(c) for c in range(self.n) if self.under[c] == OPEN],
+                "board": self.board}
 
     def state(self):
         """For the host link's `state` command."""
@@ -205,6 +243,8 @@ class SelfTest(NotPlaying):
         out["selftest"] = PHASE_NAMES[self.phase]
         out["asked"] = self.name(self.asked) if self.asked != NONE else None
         out["closed"] = [self.name(c) for c in range(self.n) if self.present[c]]
+        if self.phase == BOARD:
+            out["round"] = self.round
         return out
 
     # --- LED frame -----------------------------------------------------------------------
@@ -241,6 +281,9 @@ class SelfTest(NotPlaying):
                 _put(frame, c, rgb)
             return
         blink = (now // _BLINK_MS) & 1
+        if phase == BOARD:
+            self._compose_board(pal, blink, (now // (_BLINK_MS // 3)) & 1)
+            return
         asked = self.asked
         result = self.result
         fault = self.fault
@@ -288,13 +331,129 @@ class SelfTest(NotPlaying):
         self.dirty = True
         if c == self.n:
             self.asked = NONE
-            self._enter(DONE, now)
-            self.done = True
-            self.clean = self.faults() == 0
-            event = self.summary()
-            event["event"] = "selftest_done"
-            self._emit(event)
+            if not self.rows:
+                self._finish(now)
+            else:
+                self._enter(BOARD, now)
+                self._start_round(0, now)
             return
         self.asked = c
         self.asked_since = now
         self._emit({"event": "selftest_ask", "cell": self.name(c)})
+
+    def _finish(self, now):
+        self._enter(DONE, now)
+        self.done = True
+        self.clean = self.faults() == 0
+        event = self.summary()
+        event["event"] = "selftest_done"
+        self._emit(event)
+
+    # --- the full board ------------------------------------------------------------------
+
+    def target(self, cell):
+        """What this full-board round wants on `cell`: EMPTY, COLOUR_UP or RED_UP. Every
+        other hex of the round's row is empty; the rows above carry the coloured face up,
+        that row and those below the red face: the poles adding up along the empty hexes'
+        switches, which point toward row I."""
+        row = self.round >> 1
+        own = self.rows[cell]
+        if own == row and (cell & 1) == (self.round & 1):
+            return EMPTY
+        return COLOUR_UP if own > row else RED_UP
+
+    def _start_round(self, k, now):
+        self.round = k
+        self.changed = now
+        self.holding = -1
+        self.dirty = True
+        row = k >> 1
+        rows = self.rows
+        self._emit({"event": "selftest_board", "round": k, "rounds": ROUNDS,
+                    "row": self.name(self._first_of_row(row))[:1],
+                    "empty": [self.name(c) for c in range(self.n)
+                              if rows[c] == row and self.target(c) == EMPTY]})
+
+    def _first_of_row(self, row):
+        c = 0
+        while self.rows[c] != row:
+            c += 1
+        return c
+
+    def _board_tick(self, now):
+        """Wait for the round's disks, then for its empty hexes to read open."""
+        present = self.present
+        if self.holding >= 0:
+            if self._empties_closed() == 0:
+                self._next_round(now)
+            elif elapsed(now, self.holding) >= self.ask_ms:
+                self._mark(HELD, 1, now)
+                self._next_round(now)
+            return
+        still = elapsed(now, self.changed)
+        waiting = 0
+        covered = 0
+        for c in range(self.n):
+            if self.target(c) != EMPTY:
+                covered += 1
+                if not present[c]:
+                    waiting += 1
+        if self.round == 0 and still >= self.ask_ms and waiting * 2 > covered:
+            self.board = "skipped"        # the board not laid out: the tester skips it
+            self._finish(now)
+        elif waiting == 0 and still >= SETTLE_MS:
+            self._judge(now)
+        elif waiting and still >= self.ask_ms:
+            self._mark(OPEN, 0, now)
+            self._judge(now)
+
+    def _empties_closed(self):
+        n = 0
+        for c in range(self.n):
+            if self.present[c] and self.target(c) == EMPTY:
+                n += 1
+        return n
+
+    def _judge(self, now):
+        if self._empties_closed():
+            self.holding = now
+            self.dirty = True
+        else:
+            self._next_round(now)
+
+    def _mark(self, finding, closed, now):
+        """Every hex that reads `closed` where it must not: a fault `finding`."""
+        for c in range(self.n):
+            wanted = 0 if self.target(c) == EMPTY else 1
+            if self.present[c] == closed and wanted != closed and not self.under[c]:
+                self.under[c] = finding
+                self.fault[c] = 1
+                self._emit({"event": "selftest_fault", "fault": PHASE_FAULTS[finding],
+                            "cell": self.name(c)})
+
+    def _next_round(self, now):
+        if self.round + 1 < ROUNDS:
+            self._start_round(self.round + 1, now)
+        else:
+            self._finish(now)
+
+    def _compose_board(self, pal, blink, fast):
+        frame = self.frame
+        present = self.present
+        holding = self.holding >= 0
+        for c in range(self.n):
+            want = self.target(c)
+            if want == EMPTY:
+                if present[c]:
+                    rgb = pal[palette.ERROR] if fast or not holding else _OFF
+                else:
+                    rgb = _OFF
+            else:
+                rgb = pal[palette.LIGHT] if want == COLOUR_UP else pal[palette.LIGHT_CAPTIVE]
+                if not present[c] and not blink:
+                    rgb = _OFF
+            _put(frame, c, rgb)
+
+
+PHASE_FAULTS = (None, "held", "open")
+

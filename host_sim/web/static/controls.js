@@ -120,11 +120,13 @@ function bindSettings() {
 
 function bindSimulation() {
   $("autoflip").addEventListener("change", async (e) => {
-    // The board's snapshots meanwhile still have the old value: the tick stays until it answers.
+    // Snapshots carry the old value until the board has it, and its answer may come first:
+    // the tick stays until a snapshot shows it (panel.js), or the board refuses it.
     page.asked.autoflip = e.target.checked;
-    await post("autoflip", { on: e.target.checked });
-    delete page.asked.autoflip;
-    page.render();
+    if (!await post("autoflip", { on: e.target.checked })) {
+      delete page.asked.autoflip;
+      page.render();
+    }
   });
   $("clear").addEventListener("click", () => post("clear"));
   for (const b of document.querySelectorAll("#speeds [data-speed]")) {

@@ -183,6 +183,7 @@ export function renderSim() {
     (sim.pty ? ` · USB serial on ${sim.pty}` : "");
   if (document.activeElement !== $("bounce")) $("bounce").value = String(sim.bounce_ms);
   if (document.activeElement !== $("crosstalk")) $("crosstalk").value = String(sim.crosstalk);
+  if (page.asked.autoflip === sim.autoflip) delete page.asked.autoflip;   // the board has it
   $("autoflip").checked = page.asked.autoflip ?? sim.autoflip;
   $("stuck").textContent = sim.stuck.length ? "Stuck switches: " + sim.stuck.join(", ") : "";
   $("power").textContent = snap.powered ? "Cut power" : "Power on";
