@@ -105,6 +105,18 @@ def test_a_disk_held_on_the_centre_of_the_empty_board_starts_the_demo(board):
     assert board.command({"cmd": "state"})["state"]["phase"] == "demo"
 
 
+def test_a_disk_that_stops_a_demo_started_at_the_centre_gives_the_board_back_for_good(board):
+    # The centre's request for the demo is used once: the board comes back to the game when
+    # a disk stops the demo and stays there (docs/board.md, "Gestures").
+    board.place("E5", rest_ms=2300)
+    board.lift("E5")
+    board.advance(3000)
+    board.place("A1")
+    board.advance(1000)
+    assert [m["running"] for m in board.received() if m.get("event") == "demo"] == [True, False]
+    assert board.command({"cmd": "state"})["state"]["phase"] == "play"
+
+
 def test_engine_commands_refused_when_they_cannot_apply(board):
     board.command({"cmd": "demo"})
     assert not board.command({"cmd": "suggest"})["ok"]

@@ -206,7 +206,7 @@ class App:
         mode = self.mode
         mode.tick(now)
         if mode is self.controller:
-            if mode.demo_requested:
+            if mode.wants_demo():
                 return self.hand_over("demo", now)
         elif mode.stopped:
             return self.hand_over("game", now)

@@ -213,6 +213,13 @@ class Controller:
             self.suggesting = not computer
             referee.choose(cell, now)    # a disk already waiting on the chosen hex is played
 
+    def wants_demo(self):
+        """The demo was asked for (a disk held on the centre before the first placement):
+        True once, when the app is to hand the board over."""
+        asked = self.demo_requested
+        self.demo_requested = False
+        return asked
+
     def forget_engine(self):
         """The search, and the hex it chose, are for a position gone (the referee's too)."""
         self.search = None
