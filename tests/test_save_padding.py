@@ -41,7 +41,7 @@ def play(board, placements):
         for cell in game.flips_pending():
             board.flip(cell)
         board.advance(100)
-    assert game.ready
+    assert game.referee.ready
 
 
 def test_no_padding_while_the_players_move(board):
