@@ -21,7 +21,6 @@ from host_sim.render import FACES, turned_faces
 from host_sim.web import records
 
 
-
 def layout_of(state):
     """The Layout (gameboard.layout) of the board a state comes from."""
     board = records.position_board(state)
@@ -136,10 +135,6 @@ def _wire(frame, settings, bmap):
     scale = leds.scale
     return [tuple((leds.level(frame[c * 3 + i]) * scale) >> 12 for i in range(3))
             for c in range(len(frame) // 3)]
-
-
-SCORE_WORDS = {"inner": "inner count", "outer": "outer count", "score": "score",
-               "count": "count of disks", "winner": "who won"}
 
 
 def score_numbers(game, layout):
