@@ -22,7 +22,6 @@ A run takes 10-25 minutes of wall time on a shared 2-core machine.
 
 import argparse
 import ast
-import json
 import os
 import random
 import sys
@@ -42,6 +41,7 @@ from iago import games  # noqa: E402
 from gameboard.layout import hex_layout  # noqa: E402
 
 STATS = pico_board.STATS
+FREE_MIN = 100 * 1024     # the budget: at least this much heap free at every step
 STATS_EVERY_MS = 250
 SETTINGS = '{"cmd": "settings", "settings": {"computer": "light", "level": 5}}\n'
 FIRST_MS = 600            # the first placement, after the start-up event
@@ -206,6 +206,7 @@ def main(argv):
         print("pico_heap: set RP2EMU (MicroPython) and/or CPEMU (CircuitPython), "
               "docs/benchmarks.md")
         return 2
+    short = []
     for runtime in runtimes:
         runs = []
         if args.only != "demo":
@@ -215,6 +216,11 @@ def main(argv):
         for run in runs:
             for name, (value, unit) in run().items():
                 print("%s_%s" % (runtime, name), value, unit or "n", flush=True)
+                if name.endswith("_heap_free_min") and value < FREE_MIN:
+                    short.append("%s_%s %d B" % (runtime, name, value))
+    if short:
+        print("pico_heap: under %d B free: %s" % (FREE_MIN, ", ".join(short)))
+        return 1
     return 0
 
 
