@@ -10,7 +10,7 @@ view the painter draws (gameboard/painter.py). It is the game's mode (gameboard/
 """
 
 import iago
-from gameboard import NO_CELL, elapsed, forget, palette
+from gameboard import NO_CELL, elapsed, palette
 from gameboard.painter import FACE_COLOUR, BoardView, compose
 from gameboard.referee import OVER, PHASE_NAMES, PLAY, STARTUP, STARTUP_MS, Referee
 
@@ -317,8 +317,7 @@ class Controller:
             name = iago.Rules(rules.forced_capture, rules.release, rules.scoring).name()
             self.settings.rules = name if name in RULE_CHOICES else "standard"
             self.settings.penalty = rules.penalty
-        self.referee.take(game)
-        self.referee.unturned(flips_pending)
+        self.referee.take(game, flips_pending)
         self.game_changed(0, False)
         self.emit({"event": "restored", "moves": game.ply(),
                    "flips_pending": len(flips_pending)})

@@ -12,7 +12,7 @@ it into a referee of its own (host_sim/web/ledview.py) and paints the same colou
 import iago
 from gameboard import NO_CELL, elapsed, palette
 from gameboard.layout import CORNER
-from gameboard.referee import (EXTRA, LIFTED, OVER, RESERVED, STARTUP, STARTUP_MS, TO_TURN,
+from gameboard.referee import (AGREES, EMPTY, LIFTED, OVER, RESERVED, STARTUP, STARTUP_MS,
                                TURNING, WAITING)
 from gameboard.settings import RULE_CHOICES
 
@@ -126,41 +126,44 @@ def compose(view, referee, now):
     # never darker than the legal moves around it, never steady like them.
     chosen_colour = face_colour[game.turn] if fast else turn_hint
     lit = face_colour[game.turn] if show_hints == 2 else turn_hint     # a legal hex
+    # Branches by the referee's reading, the commonest first: an empty hex, then the game's
+    # disks (AGREES ... TURNING are 1-4).
     for c in range(n):
-        v = cells[c]
         k = disks[c]
-        if v:
+        if k == EMPTY:
+            if c == chosen:
+                colour = chosen_colour
+            elif over:
+                colour = off
+            elif show_hints and hint[c]:
+                colour = lit
+            elif flags[c] & CORNER:
+                colour = face_colour[game.turn] if pulse else (palette.ERROR if fault_pulse
+                                                               else off)
+            else:
+                colour = off
+        elif k <= TURNING:
+            v = cells[c]
             target = face_colour[v]
-            if k == LIFTED:
+            if k == AGREES:
+                # Game over: the winner's disks green, the others blinking.
+                colour = ((palette.WIN if v == winner else (target if slow else off)) if over
+                          else target)
+            elif k == LIFTED:
                 colour = target if slow else off  # the face it must have when put back
             elif k == TURNING:
                 colour = target
-            elif k == TO_TURN:
+            else:
                 # "Turn this": mostly the face it must end with, briefly the other.
                 colour = target if turn_phase else face_colour[v ^ flip]
-            elif over:
-                # Game over: the winner's disks green, the others blinking.
-                colour = palette.WIN if v == winner else (target if slow else off)
-            else:
-                colour = target
         elif k >= RESERVED:
             # A settings hex before the first placement. Dark while a refused disk lies, but
             # under a disk: only the hexes the mover may take are lit steadily then.
             colour = _setting_colour(view, c) if show_hints != 2 or k == RESERVED else off
         elif k == WAITING:
             colour = waiting_colour     # the mover's colour, blinking: it waits its turn
-        elif k == EXTRA:
+        else:                           # EXTRA
             colour = off if over else error
-        elif c == chosen:
-            colour = chosen_colour
-        elif over:
-            colour = off
-        elif show_hints and hint[c]:
-            colour = lit
-        elif flags[c] & CORNER:
-            colour = face_colour[game.turn] if pulse else (palette.ERROR if fault_pulse else off)
-        else:
-            colour = off
         if c == flash:
             if over:
                 colour = palette.WIN if fast else target   # this disk broke a tie

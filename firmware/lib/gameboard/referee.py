@@ -98,34 +98,28 @@ class Referee:
 
     # --- the game it judges ------------------------------------------------------------------
 
-    def take(self, game):
-        """Judge `game` from now on (a new game, a saved one, new rules): no placement in
-        hand, every empty hex's face right."""
+    def take(self, game, unturned=()):
+        """Judge `game` from now on (a new game, new rules, or a saved one whose disks on
+        `unturned` are still to turn): no placement in hand, every empty hex's face right."""
         self.game = game
         self.tentative = NO_CELL
         self.lifted_at = -1
         self.flips_of_last = False
         self.chosen = NO_CELL
+        for c in unturned:
+            self.face_ok[c] = 0
         self.position_changed()
 
-    def unturned(self, cells):
-        """The disks of `cells` are still to turn (a saved game's flips pending)."""
-        for c in cells:
-            self.face_ok[c] = 0
-        self.classify()
-
     def enter(self, phase, now):
-        """The game's phase is `phase` from `now` (the reading depends on it: the settings
-        hexes are read apart in play before the first placement)."""
+        """The game's phase is `phase` from `now` (it changes how the settings hexes read)."""
         self.phase = phase
         self.phase_since = now
         self.table.changed()
         self.classify()
 
     def start(self, now):
-        """The light check is over: every disk where the game has none must leave before it
-        is played; play, or the game's end (True). A game whose last flips were still
-        pending at a power cut goes on until they are done, and then ends as any game does."""
+        """The light check is over: each disk where the game has none must leave before it is
+        played; play, or the game's end (True), once flips pending at a power cut are done."""
         over = self.game.is_game_over() and not self.to_turn
         cells = self.game.cell_states
         for c in range(len(cells)):
@@ -134,8 +128,7 @@ class Referee:
         return over
 
     def strays_suspect(self):
-        """Every disk where the game has none must leave before it is played (the disks of an
-        old game, the one that stopped the demo)."""
+        """Each disk where the game has none (an old game's, the demo's) must leave first."""
         cells = self.game.cell_states
         for c in range(len(cells)):
             if self.present[c] and not cells[c]:
@@ -144,9 +137,8 @@ class Referee:
     # --- switches --------------------------------------------------------------------------
 
     def sense(self, cell, closed, now, ambiguous):
-        """A debounced switch event; False if it changes nothing. `ambiguous`: a closing
-        that may be a ghost of three others (a matrix without diodes): never played until
-        its switch opens again."""
+        """A debounced switch event; False if it changes nothing. `ambiguous`: a closing that
+        may be a ghost (a matrix without diodes), never played until its switch opens."""
         closed = 1 if closed else 0
         if self.present[cell] == closed:
             return False
@@ -236,19 +228,25 @@ class Referee:
         face_ok = self.face_ok
         disks = self.disks
         waiting = self.waiting
-        first = not self.game.ply()
+        # The one test of a settings hex: before the first placement (a square board's demo
+        # square too) it is no placement, a disk resting there steps its setting; not the
+        # engine's chosen hex. Every other question reads the result (is_reserved).
+        pregame = self.pregame()
+        flags = self.layout.flags
+        chosen = self.chosen
         new = NO_CELL
         extra = missing = to_turn = reserved = 0
         for c in range(len(disks)):
             if cells[c]:
+                ok = face_ok[c]
                 if present[c]:
-                    k = AGREES if face_ok[c] else TO_TURN
+                    k = AGREES if ok else TO_TURN
                 else:
-                    k = LIFTED if face_ok[c] else TURNING
+                    k = LIFTED if ok else TURNING
                     missing += 1
-                if not face_ok[c]:
+                if not ok:
                     to_turn += 1
-            elif first and self.is_reserved(c):
+            elif pregame and flags[c] & SETTINGS_HEX and c != chosen:
                 k = RESERVED if present[c] else SETTING
                 reserved += present[c]
             elif not present[c]:
@@ -311,10 +309,8 @@ class Referee:
             self.table.changed()
 
     def is_reserved(self, cell):
-        """Before the first placement a settings hex (a square board's demo square too) is
-        no placement: a disk resting there steps its setting; not the engine's chosen hex."""
-        return (self.layout.flags[cell] & SETTINGS_HEX and cell != self.chosen and
-                self.pregame())
+        """Is `cell` a settings hex now, no placement (classify's reading)?"""
+        return self.disks[cell] >= RESERVED
 
     def pregame(self):
         """No placement yet, in play; not in a remote game: a setting stepped at one board
@@ -388,7 +384,13 @@ class Referee:
         self.to_turn += len(flips)
         self.chosen = NO_CELL
         if game.ply() == 1:
-            self.classify()     # the settings hexes are hexes like the others now
+            # The settings hexes are hexes like the others now: a disk on one is extra.
+            disks = self.disks
+            for c in range(len(disks)):
+                if disks[c] >= RESERVED:
+                    disks[c] = EXTRA if disks[c] == RESERVED else EMPTY
+            self.extra += self.reserved
+            self.reserved = 0
         self.flips_of_last = True
         self.legal_stale = True
         self.tentative = new
@@ -456,9 +458,8 @@ class Referee:
         self.classify()
 
     def move_event(self, kind):
-        """The last placement as an event: its disk and the disks it turned. After the
-        placement a captured disk is a captive and a released one is face up; where a turned
-        disk shows the other colour (Board.FLIP), every turned disk is captured."""
+        """The last placement as an event: its disk and the disks it turned, captured (the
+        captive bit, or any turned disk where a flip shows the other colour) or released."""
         game = self.game
         cells = game.cell_states
         cell = game.peek()
@@ -493,8 +494,7 @@ class Referee:
 
     def differences(self):
         """(extra disks, missing disks, flips pending) as lists of cells."""
-        return (self.cells_read(EXTRA), self.cells_read(LIFTED, TURNING),
-                self.cells_read(TO_TURN, TURNING))
+        return self.cells_read(EXTRA), self.cells_read(LIFTED, TURNING), self.flips_pending()
 
     def flips_pending(self):
         return self.cells_read(TO_TURN, TURNING)
