@@ -121,7 +121,7 @@ def test_no_board_module_reaches_into_another_objects_private_names():
     # board classes share their own kind's fields, as python-chess's do, and are not held
     # to this).
     reach = []
-    for name, (path, tree) in _firmware_modules().items():
+    for name, (_, tree) in _firmware_modules().items():
         if not name.startswith("gameboard"):
             continue
         for node in ast.walk(tree):

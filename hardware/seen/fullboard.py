@@ -3,9 +3,10 @@ ring of light round each disk shows (the stack's geometry: hardware/design.toml,
 hardware/stack/light.py), at each screen of the score (docs/board.md, "The score at the end").
 
 The LEDs are the firmware's own: its controller holds the finished game and the painter
-(gameboard/painter.py) composes its frame at an instant, the LED pipeline (gameboard/leds.py) takes it to the wire at a
-brightness setting, and each LED's light is read as the eye sees it (hardware/seen/eye.py),
-added to the unlit plate's own grey, on its hex's window (the hex less half a wall each side).
+(gameboard/painter.py) composes its frame at an instant, the LED pipeline
+(gameboard/leds.py) takes it to the wire at a brightness setting, and each LED's light is
+read as the eye sees it (hardware/seen/eye.py), added to the unlit plate's own grey, on its
+hex's window (the hex less half a wall each side).
 The disks lie on top, opaque, each pushed to the edge of its pocket (the narrowest ring on one
 side), in a fixed direction per hex; the room is dim: the unlit plate and the walls are dark
 grey, as the card prints an unlit hex.
