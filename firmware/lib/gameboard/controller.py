@@ -237,10 +237,7 @@ class Controller:
             self.settings = settings
         self.game = self._new_board(first)
         referee = self.referee
-        referee.take(self.game)
-        face_ok = referee.face_ok
-        for c in range(self.n):
-            face_ok[c] = 1
+        referee.take(self.game)         # every hex empty: every face right
         referee.strays_suspect()
         if self.held_since >= 0:
             self.held_since = now
