@@ -118,16 +118,17 @@ class App:
             mode = Demo(game.settings, now, game.frame, seed=now, layout=self.layout)
         elif to == "selftest":
             from gameboard.selftest import SelfTest
-            mode = SelfTest(game.settings, now, self.boardmap.cell_of_led, game.frame,
-                            game.referee.present, layout=self.layout)
+            # Modes share an interface, not a class (gameboard/modes.py).
+            mode = SelfTest(game.settings, now, self.boardmap.cell_of_led,  # type: ignore[assignment]
+                            game.frame, game.referee.present, layout=self.layout)
         else:
             self.link.pump()             # the demo's last events
             game.resume()
-            mode = game
+            mode = game                  # type: ignore[assignment]
             forget("gameboard.demo", "gameboard.modes")
             if game.search is None:
                 forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
-        self.mode = mode
+        self.mode = mode                 # type: ignore[assignment]
         self.link.serve(mode)
         return mode
 

@@ -120,7 +120,6 @@ def play(link, msg, now):
     """The remote player's move, sent by the host: lit as the computer's is, for the player
     at the board to put its disk down (gameboard/referee.py, `playable`)."""
     ctl = link.mode
-    game = ctl.game
     name = msg["move"]
     if type(name) is not str:
         raise ValueError("play needs a \"move\", a cell name such as \"%s\"" %
@@ -130,10 +129,11 @@ def play(link, msg, now):
         raise ValueError("no side is remote (the settings' \"remote\")")
     side = iago.side_name(remote)
     referee = getattr(ctl, "referee", None)     # the demo and the self-test have none
-    phase = referee.phase if referee is not None else -1
-    if phase != PLAY or game.is_game_over():
-        raise ValueError("no game in play (%s)" % (
-            PHASE_NAMES[phase] if phase >= 0 else "the board is busy"))
+    if referee is None:
+        raise ValueError("no game in play (the board is busy)")
+    game = ctl.game
+    if referee.phase != PLAY or game.is_game_over():
+        raise ValueError("no game in play (%s)" % PHASE_NAMES[referee.phase])
     if game.turn != remote:
         raise ValueError("it is %s's turn: the remote player plays %s" % (
             iago.side_name(game.turn), side))

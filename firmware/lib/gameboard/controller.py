@@ -66,8 +66,8 @@ class Controller:
         # disk held on the centre and lifted confirms (docs/board.md, "Gestures").
         self.asking = False
         self.demo_requested = False     # the app starts the demo (gameboard/demo.py)
-        self.referee = Referee(layout, self, now)
         self.game = self._new_board()   # the board of the game's rules module
+        self.referee = Referee(layout, self, self.game, now)
         self.referee.take(self.game)
 
     def name(self, cell):

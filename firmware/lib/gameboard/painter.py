@@ -89,7 +89,7 @@ def compose(view, referee, now):
     # The legal hexes glow if hints are on and every hex agrees; while a disk is refused
     # (2) they show in the mover's disk colour, brighter, hints on or off: the reason.
     show_hints = 2 if referee.refused != NO_CELL else settings.hints and referee.ready
-    hint = referee.fresh_legal() if show_hints else None
+    hint = referee.fresh_legal() if show_hints else referee.legal   # read only if shown
     over = phase == OVER
     result = view.result if over else None
     flash = NO_CELL if over else view.flash_cell

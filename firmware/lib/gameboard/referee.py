@@ -60,13 +60,13 @@ SETTING = const(8)      # an empty settings hex before the first placement: show
 
 
 class Referee:
-    """The reading of the disks on `layout`'s board for `table`, the game's Controller."""
+    """The disks of `game` (a rules module's board) on `layout`'s, read for `table`."""
 
-    def __init__(self, layout, table, now):
+    def __init__(self, layout, table, game, now):
         n = layout.cells
         self.layout = layout
         self.table = table
-        self.game = None                 # the board of the game's rules module (take)
+        self.game = game
         self.present = bytearray(n)      # debounced: 1 = a disk is on the hex
         self.face_ok = bytearray(b"\x01" * n)   # 0 = the disk there is still to turn
         # 1 = never played until it leaves once: closed at power-on where the game has none,
