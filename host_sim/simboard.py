@@ -18,7 +18,6 @@ neighbours' fields when those add up) and power cuts.
     board.send({"cmd": "state"}); board.replies()
 """
 
-import copy
 import heapq
 import json
 import random
@@ -173,6 +172,7 @@ class SimBoard:
         """CircuitPython: the power goes during one of the save's flash operations, drawn at
         random (an erase, or a page programmed), leaving it half done (host_sim/fakes/
         microcontroller.Nvm). The save is made once on a copy to count its operations."""
+        import copy     # here: the page's MicroPython, which runs this module, has no copy
         nvm = self.nvm
         kept = (bytes(nvm.flash), nvm.erases, nvm.pages, nvm.clock)
         nvm.clock = None
