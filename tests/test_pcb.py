@@ -22,6 +22,7 @@ import iago
 import pcb_netlist
 from gameboard import boardmap
 from hardware.generate.pcb import router
+from hardware.generate.pcb.kicad_file import Board
 
 ROOT = Path(__file__).resolve().parent.parent
 PCB = ROOT / "hardware" / "generated" / "pcb"
@@ -70,7 +71,7 @@ def board_text():
 
 @pytest.fixture(scope="module")
 def board(board_text):
-    return pcb_netlist.Board(board_text)
+    return Board(board_text)
 
 
 def wiring_problems(board):
@@ -116,7 +117,7 @@ def _swap_pad_nets(text, ref_a, ref_b, number):
     ("LED2", "LED3", "4", ["LED 1 (A2) gets its data", "LED 2 (A3) gets its data"]),
 ])
 def test_a_swapped_wire_is_found(board_text, ref_a, ref_b, number, words):
-    swapped = pcb_netlist.Board(_swap_pad_nets(board_text, ref_a, ref_b, number))
+    swapped = Board(_swap_pad_nets(board_text, ref_a, ref_b, number))
     found = "\n".join(wiring_problems(swapped))
     for word in words:
         assert word in found, found

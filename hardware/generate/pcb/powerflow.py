@@ -20,12 +20,15 @@ HOT_C, the copper's temperature in a warm case (a worst case, not the nominal).
 """
 
 import argparse
+import functools
 import math
 import re
 import sys
 from pathlib import Path
 
 from hardware.generate import PCB_GENERATED
+
+from . import kicad_file
 
 BOARD = PCB_GENERATED / "iago-board.kicad_pcb"
 
@@ -67,24 +70,17 @@ def vias(text):
     return [(int(n), (float(x), float(y)), float(s)) for x, y, s, n in found]
 
 
+@functools.lru_cache(maxsize=2)
+def _board(text):
+    return kicad_file.Board(text)
+
+
 def pads(text):
     """[(ref, number, net, (x, y), radius, through)] of every pad with a net: `radius` the
     half of its larger side (a track ending anywhere on it is within), `through` for a
     through-hole pad."""
-    out = []
-    for block in re.split(r"\n  \(footprint ", text.split("\n  (zone", 1)[0])[1:]:
-        fp_at = re.search(r"\n    \(at (\S+) (\S+)(?: (\S+))?\)", block)
-        ref = re.search(r'\(fp_text reference "([^"]*)"', block)
-        fx, fy = float(fp_at.group(1)), float(fp_at.group(2))
-        rot = math.radians(float(fp_at.group(3) or 0.0))
-        for number, kind, px, py, sx, sy, net in re.findall(
-                r'\(pad "([^"]*)" (\S+) \S+ \(at (\S+) (\S+)(?: \S+)?\) \(size (\S+) (\S+)\)'
-                r'[^\n]*\n\s*\(net \d+ "([^"]*)"\)', block):
-            x = fx + float(px) * math.cos(rot) + float(py) * math.sin(rot)
-            y = fy - float(px) * math.sin(rot) + float(py) * math.cos(rot)
-            out.append((ref.group(1), number, net, (x, y),
-                        max(float(sx), float(sy)) / 2.0, kind == "thru_hole"))
-    return out
+    return [(pad.ref, pad.number, pad.net, (pad.x, pad.y), pad.radius, pad.through)
+            for fp in _board(text).footprints.values() for pad in fp.pads if pad.net]
 
 
 def pours(text, net_name="GND"):
@@ -359,9 +355,8 @@ def solve(text, total_ma, ground=None, source=("J1", "1"), volts=SUPPLY_V):
 
 def report(text):
     """The report (text) and the worst LED's voltage at the supply's budget."""
-    hexes = dict((ref, name) for name, ref in re.findall(
-        r'\(property "hex" "([^"]*)"\)\n\s*\(attr [^)]*\)\n\s*\(fp_text reference "(LED\d+)"',
-        text))
+    hexes = {ref: fp.properties["hex"] for ref, fp in _board(text).footprints.items()
+             if "hex" in fp.properties}
 
     def cell_of_led_ref(ref):
         return hexes.get(ref, ref)
