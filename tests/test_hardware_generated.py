@@ -315,3 +315,35 @@ def test_square_maps_get_a_diagram_of_squares_and_wiring_tables(stem, size):
         assert "| R9 | GP9 (12) | i1 (C0), i2 (C1)" in wiring
         assert "| R10 | GP10 (14) | i9 (C0) |" in wiring
 
+
+# --- the docs find what they name ------------------------------------------------------------
+
+DOCS = [ROOT / "README.md", HARDWARE / "README.md", HARDWARE / "board-map.md",
+        GENERATED / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+
+
+def test_every_file_the_docs_link_to_is_there():
+    """A generated file that moves takes every link to it along (README.md, docs/*.md,
+    hardware/README.md)."""
+    missing = []
+    for doc in DOCS:
+        for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text()):
+            path = target.split("#")[0]
+            if not path or re.match(r"[a-z]+:", path):
+                continue
+            if not (doc.parent / path).exists():
+                missing.append("%s -> %s" % (doc.relative_to(ROOT), target))
+    assert not missing, missing
+
+
+def test_every_hardware_command_the_docs_give_exists():
+    """`python -m hardware.generate...` and its subcommands, as the docs spell them."""
+    commands = set()
+    for doc in DOCS:
+        text = re.sub(r"\s*\n\s*", " ", doc.read_text())      # commands wrap across lines
+        commands |= set(re.findall(r"python -m (hardware\.generate[\w.]*)((?: [a-z]+)?)", text))
+    assert ("hardware.generate", "") in commands and len(commands) >= 5, commands
+    for module, sub in sorted(commands):
+        proc = subprocess.run([sys.executable, "-m", module] + sub.split() + ["--help"],
+                              capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 0, (module + sub, proc.stderr)
