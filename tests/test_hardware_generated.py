@@ -99,11 +99,17 @@ def test_make_hardware_writes_removes_and_then_checks_clean(tmp_path, capsys):
 
 
 def test_a_part_that_cannot_be_made_fails_the_run(tmp_path, monkeypatch, capsys):
+    from hardware.generate import card
     from hardware.generate.seen import __main__ as seen
     monkeypatch.setattr(seen, "BOARD_MD", tmp_path / "board.md")
     (tmp_path / "board.md").write_text("# no cue table here\n")
     assert generate.main(["--part", "seen", "--out", str(tmp_path / "out")]) == 2
     assert "cue table" in capsys.readouterr().err
+    monkeypatch.setattr(card, "DATA", tmp_path / "card.toml")
+    (tmp_path / "card.toml").write_text('title = "a card with nothing else"\n')
+    assert generate.main(["--check", "--part", "card", "--out", str(tmp_path / "out")]) == 2
+    assert "card.toml has no 'subtitle'" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
 
 
 def test_every_generated_file_says_it_is_generated_where_its_format_has_room():

@@ -25,20 +25,29 @@ class PartError(Exception):
 
 def _maps(out):
     from hardware.generate.maps import __main__ as maps
-    files = maps.outputs(maps.default_maps(), maps.DEFAULT_HEX_MM, maps.DEFAULT_DISK_MM)
+    try:
+        files = maps.outputs(maps.default_maps(), maps.DEFAULT_HEX_MM, maps.DEFAULT_DISK_MM)
+    except maps.UsageError as exc:
+        raise PartError(str(exc))
     _write(files, out)
     maps.print_wire(maps.default_maps(), maps.DEFAULT_HEX_MM)
 
 
 def _stack(out):
     from hardware.generate.stack import __main__ as stack
-    from hardware.generate.stack.design import Design
-    _write(stack.outputs(Design.load()), out)
+    from hardware.generate.stack.design import Design, DesignError
+    try:
+        _write(stack.outputs(Design.load(stack.DESIGN)), out)
+    except DesignError as exc:
+        raise PartError(str(exc))
 
 
 def _card(out):
     from hardware.generate import card
-    _write({card.NAME: card.card_pdf(card.load())}, out)
+    try:
+        _write({card.NAME: card.card_pdf(card.load(card.DATA))}, out)
+    except card.CardError as exc:
+        raise PartError(str(exc))
 
 
 def _seen(out):
