@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: all test lint typecheck bench soak venv node_modules clean sim deploy uf2 repl hardware cplib site \
+.PHONY: all test lint typecheck bench soak venv node_modules clean sim deploy uf2 repl hardware hardware-check cplib site \
 	system-test system-kicad
 all: test
 
@@ -33,7 +33,7 @@ system-test: system-kicad
 	$(call debian-package,mosquitto,/usr/sbin/mosquitto)
 
 # KiCad 6 (its pcbnew module, for the system's Python 3) and its footprint library: the PCB is
-# generated, routed and checked through them (hardware/pcb/make.py).
+# generated, routed and checked through them (hardware/generate/pcb/).
 system-kicad:
 	$(call debian-package,kicad,/usr/lib/python3/dist-packages/pcbnew.py)
 	$(call debian-package,kicad-footprints,/usr/share/kicad/footprints/LED_SMD.pretty/LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm.kicad_mod)
@@ -129,17 +129,17 @@ soak: venv
 	AGREEMENT_EXAMPLES=$(SOAK_EXAMPLES) AGREEMENT_STEPS=80 AGREEMENT_RANDOM=1 \
 		AGREEMENT_SHRINK=0 $(BIN)/pytest -q -x -p no:cacheprovider tests/test_agreement.py -k physical_play
 
-# The board diagrams, wiring tables and 1:1 template under hardware/generated/, the score on a
-# full board (docs/score-full-board.png) and the card (docs/quick-reference.pdf), and the PCB
-# (KiCad project, fab files, schematic, pictures) under hardware/pcb/ with the DC solve of its
-# 5 V and GND copper (hardware/pcb/power.txt; hardware/README.md).
+# Every generated file of the hardware, under hardware/generated/ (its README.md lists them),
+# from one entry point, hardware/generate/: the board maps' diagrams, wiring tables and 1:1
+# template, the stack's cut, print and picture files, the PCB (KiCad project, DRC, fab files,
+# schematic, pictures, the DC solve of its copper), the quick-reference card and the score on
+# a full board. hardware-check writes nothing and fails naming each committed file that
+# differs (make test runs it through tests/test_hardware_generated.py).
 hardware: venv system-kicad
-	$(BIN)/python hardware/make.py
-	$(BIN)/python -m hardware.stack write
-	$(BIN)/python -m hardware.seen
-	$(BIN)/python hardware/card.py
-	$(BIN)/python hardware/pcb/make.py
-	$(BIN)/python hardware/pcb/powerflow.py --write
+	$(BIN)/python -m hardware.generate
+
+hardware-check: venv system-kicad
+	$(BIN)/python -m hardware.generate --check
 
 # The firmware on the simulated board, in a web page (docs/web.md). The web server listens on
 # HTTP_PORT: make sim HTTP_PORT=8080 (PORT is the board's serial device, for deploy and repl).

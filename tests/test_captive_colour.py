@@ -6,11 +6,10 @@ own path: palette, gamma, brightness, current cap, for each palette, every brigh
 and every map of a hex board (the only board with captives). The frames are a whole board of
 captives, so the cap scales them as it does on the brightest boards.
 
-The difference is CIEDE2000 as hardware/seen/eye.py reads it (the `coloraide` package; its
+The difference is CIEDE2000 as hardware/generate/seen/eye.py reads it (the `coloraide` package; its
 formula is checked against Sharma's published pairs below).
 """
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,12 +19,11 @@ from gameboard import palette
 from gameboard.boardmap import load
 from gameboard.leds import LedOutput
 from gameboard.settings import BRIGHTNESS_LEVELS
-
-HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
-sys.path.insert(0, str(HARDWARE.parent))
 # What the eye sees of a wire colour, and CIEDE2000 between two (the smaller of the LED's and
 # the page's reading): one model for the whole project.
-from hardware.seen.eye import as_emitted, delta_e  # noqa: E402
+from hardware.generate.seen.eye import as_emitted, delta_e
+
+HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 MAP_FILES = sorted([HARDWARE / "board.json"] + list((HARDWARE / "boards").glob("*.json")))
 HEX_MAPS = [m for m in (load(str(p)) for p in MAP_FILES) if m.geometry == "hex"]
 PALETTES = [("standard", palette.STANDARD), ("colour-blind", palette.COLOUR_BLIND)]

@@ -20,7 +20,7 @@ HOT = {
     "firmware/lib/iago/engine.py:Search._run",       # the engine's search walk
     "firmware/lib/iago/search.py:Search._run",       # the plain searcher's walk
     "firmware/lib/iago/movegen.py:generate",         # move generation, the rules' kernel
-    "hardware/pcb/router.py:Grid._walk",             # the router's A* loop: a call a node costs
+    "hardware/generate/pcb/router.py:Grid._walk",    # the router's A* loop: a call a node costs
     "firmware/lib/gameboard/painter.py:compose",     # the LED frame's pass over the hexes
 }
 TO_SHRINK = {}   # none at present

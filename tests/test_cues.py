@@ -1,7 +1,8 @@
 """Cues that cannot be confused (docs/board.md, "Telling the cues apart"): the turn corners,
 the legal moves, the computer's choice and suggestions, a waiting disk, a refusal, a flip to
 make, a disk to put back, the claims' answers and the new game's question, each as the
-firmware's painter paints it, for both palettes at every brightness (hardware/seen/cues.py).
+firmware's painter paints it, for both palettes at every brightness
+(hardware/generate/seen/cues.py).
 
 Issue: the turn corners pulsed in the legal moves' glow (LED 0, 2, 14), so a new player placed
 on I9 and A5 while they were lit and was refused twice; on the card the two samples were the
@@ -9,7 +10,6 @@ same dark blue. With the painter and palette of before, `clashes` finds 36 pairs
 MIN_DELTA_E that timing cannot tell apart, the corners and the legal moves among them.
 """
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,11 +17,10 @@ import pytest
 import iago
 from gameboard import palette
 from gameboard.settings import Settings
+from hardware.generate.seen import cues, eye
 from test_controller import Table, pal
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from hardware.seen import cues, eye  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -109,13 +108,20 @@ def test_a_penalty_claims_answer_is_steady_on_the_tapped_disk(miss, colour):
 
 
 def test_the_colour_model_is_the_captive_tests():
-    # One model of what the eye sees: hardware/seen/eye.py, as tests/test_captive_colour.py.
+    # One model of what the eye sees: hardware/generate/seen/eye.py, as
+    # tests/test_captive_colour.py.
     assert eye.delta_e((255, 0, 0), (255, 0, 0)) == 0
     assert eye.delta_e((0, 0, 255), (0, 0, 24)) > 20
 
 
-def test_the_docs_picture_and_table_are_what_the_firmware_gives():
-    """docs/score-full-board.png and docs/board.md's cue table, as `make hardware` writes
-    them (python -m hardware.seen --check)."""
-    from hardware.seen import __main__ as seen
-    assert seen.main(["--check"]) == 0
+def test_the_docs_table_is_what_the_firmware_gives(tmp_path, monkeypatch, capsys):
+    """docs/board.md's cue table, as python -m hardware.generate.seen prints it (and
+    `make hardware-check` checks it; the score's picture is checked with the other generated
+    files, tests/test_hardware_generated.py)."""
+    from hardware.generate.seen import __main__ as seen
+    assert seen.main([]) == 0
+    table = capsys.readouterr().out
+    stale = tmp_path / "board.md"
+    stale.write_text(seen.BOARD_MD.read_text().replace(table.strip().splitlines()[-1], ""))
+    monkeypatch.setattr(seen, "BOARD_MD", stale)
+    assert seen.main([]) == 1

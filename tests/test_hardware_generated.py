@@ -1,86 +1,149 @@
-"""hardware/make.py: the committed diagrams, wiring tables and template match the board maps,
-the output is deterministic, and bad input is refused with a reason."""
+"""hardware/generate: every committed file under hardware/generated/ is what the inputs give
+(`python -m hardware.generate --check`, part by part), the check names each file that differs,
+is missing or is left over, every generated file says it is generated where its format has
+room, and the board maps' documents are right and refuse bad input with a reason."""
 
-import importlib.util
+import io
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 import iago
 from gameboard import boardmap
+from hardware.generate import NOTE
+from hardware.generate import __main__ as generate
+from hardware.generate.maps import __main__ as make
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "hardware"
 GENERATED = HARDWARE / "generated"
 NAMES = [iago.cell_name(c) for c in range(iago.CELLS)]
+KICAD_MISSING = "apt-get install kicad kicad-footprints"
 
 
-def _load_make():
-    spec = importlib.util.spec_from_file_location("hardware_make", HARDWARE / "make.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@pytest.mark.parametrize("part", sorted(generate.PARTS))
+def test_the_committed_files_are_what_the_inputs_give(part):
+    """`make hardware-check`, one part at a time (the PCB's is placed, routed, poured, checked
+    by KiCad's DRC and plotted again: it needs KiCad 6, which `make test` installs; without
+    it this fails naming the package)."""
+    proc = subprocess.run([sys.executable, "-m", "hardware.generate", "--check", "--part", part],
+                          capture_output=True, text=True, cwd=ROOT)
+    if KICAD_MISSING in proc.stderr:
+        pytest.fail("KiCad 6 is not installed: run `sudo %s` (make test does)" % KICAD_MISSING)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "up to date in hardware/generated" in proc.stdout
 
 
-make = _load_make()
+def _png(colour, level=6, **text):
+    from PIL import PngImagePlugin
+    out = io.BytesIO()
+    info = PngImagePlugin.PngInfo()
+    for key, value in text.items():
+        info.add_text(key, value)
+    Image.new("RGB", (16, 16), colour).save(out, format="PNG", pnginfo=info,
+                                            compress_level=level)
+    return out.getvalue()
 
 
-@pytest.fixture(scope="module")
-def regenerated(tmp_path_factory):
-    out = tmp_path_factory.mktemp("generated")
-    assert make.main(["--out", str(out)]) == 0
-    return out
+def test_the_differences_name_each_changed_missing_and_left_over_file(tmp_path):
+    fresh, committed = tmp_path / "fresh", tmp_path / "committed"
+    files = {"board-wiring.md": (b"tables", b"edited by hand"),
+             "template-42mm.pdf": (b"%PDF", None),
+             "pcb/fab/iago-board-F_Cu.gtl": (b"copper", b"copper"),
+             "pcb/iago-board.kicad_pcb": (b"board", b"board moved"),
+             "score-full-board.png": (_png("red", 9), _png("red", 0)),
+             "pcb/fab/old-board-F_Cu.gtl": (None, b"left from an older name"),
+             "square5-diagram.svg": (None, b"from a map that is gone"),
+             "notes.txt": (None, b"made by no part")}
+    for name, (new, old) in files.items():
+        for folder, data in ((fresh, new), (committed, old)):
+            if data is not None:
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                (folder / name).write_bytes(data)
+    changed, missing, left = generate.differences(fresh, committed, ["maps", "pcb", "seen"])
+    assert changed == ["board-wiring.md", "pcb/iago-board.kicad_pcb"]   # the PNG's pixels agree
+    assert missing == ["template-42mm.pdf"]
+    assert left == ["notes.txt", "pcb/fab/old-board-F_Cu.gtl", "square5-diagram.svg"]
+    # A part left out is not blamed for its files; a file no part makes always is.
+    assert generate.differences(fresh, committed, ["seen"])[2] == ["notes.txt"]
+    assert (committed / "score-full-board.png").read_bytes() != \
+        (fresh / "score-full-board.png").read_bytes()
+    for other in (_png("blue", 9), _png("red", 9, Comment="another note")):
+        (committed / "score-full-board.png").write_bytes(other)
+        assert "score-full-board.png" in generate.differences(fresh, committed, ["seen"])[0]
 
 
-STACK_FILES = sorted(["stack-%s.%s" % (plate, ext)
-                      for plate in ("base", "carrier", "light-box-grid", "pocket-plate",
-                                    "spacers", "top-plate") for ext in ("dxf", "svg")]
-                     + ["stack-disk-half.stl", "stack-hex.svg", "stack-jig.stl",
-                        "stack-section.svg", "stack-sensing.svg"])
-
-
-@pytest.fixture(scope="module")
-def regenerated_stack(tmp_path_factory):
-    out = tmp_path_factory.mktemp("stack")
-    assert subprocess.run([sys.executable, "-m", "hardware.stack", "write", "--out", str(out)],
-                          cwd=ROOT, capture_output=True).returncode == 0
-    return out
-
-
-def test_the_committed_outputs_match_the_maps(regenerated, regenerated_stack):
-    fresh = sorted(p.name for p in regenerated.iterdir())
-    assert fresh == ["board-diagram.svg", "board-wiring.md", "rev1-diagram.svg", "rev1-wiring.md",
-                     "serpentine-diagram.svg", "serpentine-wiring.md", "square7-diagram.svg",
-                     "square7-wiring.md",
-                     "square8-diagram.svg", "square8-wiring.md", "square9-diagram.svg",
-                     "square9-wiring.md", "template-42mm.pdf", "template-42mm.svg"]
-    stack = sorted(p.name for p in regenerated_stack.iterdir())
-    assert stack == STACK_FILES
-    behind = [name for name in stack if not (GENERATED / name).is_file() or
-              (GENERATED / name).read_bytes() != (regenerated_stack / name).read_bytes()]
-    assert not behind, "run `make hardware` and commit: %s out of date" % ", ".join(behind)
-    behind = [name for name in fresh if not (GENERATED / name).is_file() or
-              (GENERATED / name).read_bytes() != (regenerated / name).read_bytes()]
-    assert not behind, "run `make hardware` and commit: %s out of date" % ", ".join(behind)
-    fresh += stack
-    # Nothing stale from a map that is gone (templates of other sizes may be kept).
-    extra = [p.name for p in GENERATED.iterdir()
-             if p.name not in fresh and not re.fullmatch(r"template-[\d.]+mm\.(svg|pdf)", p.name)]
-    assert not extra, "stale files in hardware/generated: %s" % extra
-
-
-def test_make_check_says_up_to_date_and_finds_a_change(tmp_path, capsys):
-    assert make.main(["--out", str(tmp_path)]) == 0
-    assert make.main(["--check", "--out", str(tmp_path)]) == 0
-    (tmp_path / "board-wiring.md").write_text("edited by hand\n")
-    (tmp_path / "template-42mm.pdf").unlink()
-    assert make.main(["--check", "--out", str(tmp_path)]) == 1
+def test_make_hardware_writes_removes_and_then_checks_clean(tmp_path, capsys):
+    out = tmp_path / "generated"
+    assert generate.main(["--part", "maps", "--part", "readme", "--out", str(out)]) == 0
+    assert generate.main(["--check", "--part", "maps", "--out", str(out)]) == 0
+    (out / "board-wiring.md").write_text("edited by hand\n")
+    (out / "template-42mm.pdf").unlink()
+    (out / "square5-wiring.md").write_text("from a map that is gone\n")
+    capsys.readouterr()
+    assert generate.main(["--check", "--part", "maps", "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert "board-wiring.md" in err and "template-42mm.pdf" in err and "make hardware" in err
+    for line in ("board-wiring.md differs", "template-42mm.pdf is missing",
+                 "square5-wiring.md is made by nothing", "run make hardware"):
+        assert line in err, err
+    assert generate.main(["--part", "maps", "--out", str(out)]) == 0
+    assert not (out / "square5-wiring.md").exists()
+    assert generate.main(["--check", "--part", "maps", "--part", "readme",
+                          "--out", str(out)]) == 0
+
+
+def test_a_part_that_cannot_be_made_fails_the_run(tmp_path, monkeypatch, capsys):
+    from hardware.generate import card
+    from hardware.generate.seen import __main__ as seen
+    monkeypatch.setattr(seen, "BOARD_MD", tmp_path / "board.md")
+    (tmp_path / "board.md").write_text("# no cue table here\n")
+    assert generate.main(["--part", "seen", "--out", str(tmp_path / "out")]) == 2
+    assert "cue table" in capsys.readouterr().err
+    monkeypatch.setattr(card, "DATA", tmp_path / "card.toml")
+    (tmp_path / "card.toml").write_text('title = "a card with nothing else"\n')
+    assert generate.main(["--check", "--part", "card", "--out", str(tmp_path / "out")]) == 2
+    assert "card.toml has no 'subtitle'" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_generated_file_says_it_is_generated_where_its_format_has_room():
+    readme = (GENERATED / "README.md").read_text()
+    assert "do not edit" in readme and "python -m hardware.generate" in readme
+    for path in sorted(GENERATED.rglob("*")):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        name = path.relative_to(GENERATED).as_posix()
+        if path.suffix == ".svg":
+            assert ("<!-- %s -->" % NOTE).encode() in data[:300], name
+        elif path.suffix == ".stl":
+            assert data.startswith(NOTE.encode()) and not data.startswith(b"solid"), name
+        elif path.suffix == ".pdf":
+            assert b"/Creator (python -m hardware.generate" in data, name
+        elif path.suffix == ".png":
+            with Image.open(path) as picture:
+                assert picture.info.get("Comment", "").startswith("Generated by"), name
+        elif path.suffix in (".md", ".txt"):
+            assert "make hardware" in data.decode()[:400], name
+
+
+def test_no_generated_file_names_a_path_of_this_machine_or_a_date():
+    for path in sorted(GENERATED.rglob("*")):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        assert str(ROOT).encode() not in data, path
+        assert b"/tmp/" not in data and b"/home/" not in data, path
+        if path.suffix not in (".zip", ".png", ".stl", ".pdf"):   # binary: dates are not text
+            # 2000-01-01: ezdxf's fixed date in a DXF, the same on every run
+            dates = set(re.findall(rb"20\d\d-\d\d-\d\d", data)) - {b"2000-01-01"}
+            assert not dates, (path, dates)
 
 
 def test_output_is_deterministic_and_names_no_path_of_this_machine():
@@ -94,9 +157,10 @@ def test_output_is_deterministic_and_names_no_path_of_this_machine():
 
 def test_the_command_line_runs_from_anywhere(tmp_path):
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, str(HARDWARE / "make.py"), "--out", str(out),
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "hardware.generate.maps", "--out", str(out),
                            "--hex-mm", "44", "--map", str(HARDWARE / "board.json")],
-                          capture_output=True, text=True, cwd=tmp_path)
+                          capture_output=True, text=True, cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in out.iterdir()) == [
         "board-diagram.svg", "board-wiring.md", "template-44mm.pdf", "template-44mm.svg"]
@@ -258,50 +322,34 @@ def test_square_maps_get_a_diagram_of_squares_and_wiring_tables(stem, size):
         assert "| R10 | GP10 (14) | i9 (C0) |" in wiring
 
 
-# --- the PCB (hardware/pcb/make.py) ----------------------------------------------------------
+# --- the docs find what they name ------------------------------------------------------------
 
-PCB = HARDWARE / "pcb"
-
-
-def _load_pcb_make():
-    spec = importlib.util.spec_from_file_location("hardware_pcb_make", PCB / "make.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+DOCS = [ROOT / "README.md", HARDWARE / "README.md", HARDWARE / "board-map.md",
+        GENERATED / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 
 
-def test_the_committed_pcb_is_what_its_generator_makes():
-    """make hardware's PCB: generated again (placed, routed, poured, checked by KiCad's DRC
-    and plotted), it gives the committed KiCad project, fab files, schematic and pictures
-    byte for byte. Needs KiCad 6 (`make test` installs it): without it this fails."""
-    proc = subprocess.run([sys.executable, str(PCB / "make.py"), "--check", "--quiet"],
-                          capture_output=True, text=True, cwd=ROOT)
-    if proc.returncode == 3:
-        pytest.fail(proc.stderr)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "up to date" in proc.stdout
-    assert "KiCad's DRC: 0 violations, 0 unconnected pads" in proc.stdout
+def test_every_file_the_docs_link_to_is_there():
+    """A generated file that moves takes every link to it along (README.md, docs/*.md,
+    hardware/README.md)."""
+    missing = []
+    for doc in DOCS:
+        for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text()):
+            path = target.split("#")[0]
+            if not path or re.match(r"[a-z]+:", path):
+                continue
+            if not (doc.parent / path).exists():
+                missing.append("%s -> %s" % (doc.relative_to(ROOT), target))
+    assert not missing, missing
 
 
-def test_pcb_check_finds_a_changed_a_missing_and_a_stale_file(tmp_path):
-    pcb_make = _load_pcb_make()
-    files = {"iago-board.kicad_pcb": b"board", "fab/iago-board-F_Cu.gtl": b"copper",
-             "drc.txt": b"report"}
-    (tmp_path / "fab").mkdir()
-    (tmp_path / "iago-board.kicad_pcb").write_bytes(b"board edited by hand")
-    (tmp_path / "fab" / "iago-board-F_Cu.gtl").write_bytes(b"copper")
-    (tmp_path / "fab" / "old-board-F_Cu.gtl").write_bytes(b"left from an older name")
-    behind, extra = pcb_make.stale(files, tmp_path)
-    assert behind == ["drc.txt", "iago-board.kicad_pcb"]
-    assert extra == ["fab/old-board-F_Cu.gtl"]
-
-
-def test_the_pcb_files_name_no_path_of_this_machine_and_no_date():
-    for path in sorted(PCB.rglob("*")):
-        if path.suffix in (".py", ".toml") or not path.is_file() or "__pycache__" in path.parts:
-            continue
-        data = path.read_bytes()
-        assert str(ROOT).encode() not in data, path
-        assert b"/tmp/" not in data and b"/home/" not in data, path
-        if path.suffix != ".zip":
-            assert not re.search(rb"20\d\d-\d\d-\d\d", data), path
+def test_every_hardware_command_the_docs_give_exists():
+    """`python -m hardware.generate...` and its subcommands, as the docs spell them."""
+    commands = set()
+    for doc in DOCS:
+        text = re.sub(r"\s*\n\s*", " ", doc.read_text())      # commands wrap across lines
+        commands |= set(re.findall(r"python -m (hardware\.generate[\w.]*)((?: [a-z]+)?)", text))
+    assert ("hardware.generate", "") in commands and len(commands) >= 5, commands
+    for module, sub in sorted(commands):
+        proc = subprocess.run([sys.executable, "-m", module] + sub.split() + ["--help"],
+                              capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 0, (module + sub, proc.stderr)

@@ -1,9 +1,9 @@
-"""The PCB (hardware/pcb): KiCad's own DRC finds nothing wrong with the committed board, its
-nets are the board the map describes (read back from the .kicad_pcb), the fab files agree with
-it, and each check fails when it should: a swapped wire, a clearance violation, a part in the
-way. KiCad 6 must be installed (`make test` installs it); without it these tests fail
-naming what to install, they never skip. That the committed files are what the generator
-makes is tests/test_hardware_generated.py's."""
+"""The PCB (hardware/generated/pcb): KiCad's own DRC finds nothing wrong with the committed
+board, its nets are the board the map describes (read back from the .kicad_pcb), the fab
+files agree with it, and each check fails when it should: a swapped wire, a clearance
+violation, a part in the way. KiCad 6 must be installed (`make test` installs it); without it
+these tests fail naming what to install, they never skip. That the committed files are what
+the generator makes is tests/test_hardware_generated.py's (`make hardware-check`)."""
 
 import copy
 import csv
@@ -21,9 +21,11 @@ import pytest
 import iago
 import pcb_netlist
 from gameboard import boardmap
+from hardware.generate.pcb import router
+from hardware.generate.pcb.kicad_file import Board
 
 ROOT = Path(__file__).resolve().parent.parent
-PCB = ROOT / "hardware" / "pcb"
+PCB = ROOT / "hardware" / "generated" / "pcb"
 BOARD = PCB / "iago-board.kicad_pcb"
 BMAP = boardmap.load(str(ROOT / "hardware" / "board.json"))
 KICAD_MISSING = "apt-get install kicad kicad-footprints"
@@ -47,9 +49,9 @@ def hex_centre(cell):
     return ORIGIN[0] + x, ORIGIN[1] - y
 
 
-def run_kicad(script, *args):
-    """Run one of hardware/pcb's scripts (they run themselves under KiCad's Python)."""
-    proc = subprocess.run([sys.executable, str(PCB / script)] + [str(a) for a in args],
+def run_kicad(module, *args):
+    """Run one of the PCB generator's commands (they run themselves under KiCad's Python)."""
+    proc = subprocess.run([sys.executable, "-m", module] + [str(a) for a in args],
                           capture_output=True, text=True, cwd=ROOT)
     if proc.returncode == 3 and KICAD_MISSING in proc.stderr:
         pytest.fail("KiCad 6 is not installed: run `sudo %s` (make test does)" % KICAD_MISSING)
@@ -57,7 +59,7 @@ def run_kicad(script, *args):
 
 
 def drc(path):
-    proc = run_kicad("drc.py", path)
+    proc = run_kicad("hardware.generate.pcb.drc", path)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -69,7 +71,7 @@ def board_text():
 
 @pytest.fixture(scope="module")
 def board(board_text):
-    return pcb_netlist.Board(board_text)
+    return Board(board_text)
 
 
 def wiring_problems(board):
@@ -115,7 +117,7 @@ def _swap_pad_nets(text, ref_a, ref_b, number):
     ("LED2", "LED3", "4", ["LED 1 (A2) gets its data", "LED 2 (A3) gets its data"]),
 ])
 def test_a_swapped_wire_is_found(board_text, ref_a, ref_b, number, words):
-    swapped = pcb_netlist.Board(_swap_pad_nets(board_text, ref_a, ref_b, number))
+    swapped = Board(_swap_pad_nets(board_text, ref_a, ref_b, number))
     found = "\n".join(wiring_problems(swapped))
     for word in words:
         assert word in found, found
@@ -223,7 +225,7 @@ def test_the_gerbers_and_drills_are_in_the_zip_and_outline_the_board():
 
 
 def test_missing_kicad_is_named_not_skipped(tmp_path):
-    proc = subprocess.run([sys.executable, str(PCB / "make.py"), "--check"],
+    proc = subprocess.run([sys.executable, "-m", "hardware.generate.pcb", "--out", tmp_path],
                           capture_output=True, text=True, cwd=ROOT,
                           env={"KICAD_PYTHON": sys.executable, "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 3
@@ -252,7 +254,7 @@ def _design_with(tmp_path, section, **values):
 ])
 def test_parameters_that_cannot_make_a_board_are_refused_with_a_reason(tmp_path, section,
                                                                          values, words):
-    proc = run_kicad("make.py", "--design", _design_with(tmp_path, section, **values),
+    proc = run_kicad("hardware.generate.pcb", "--design", _design_with(tmp_path, section, **values),
                      "--out", tmp_path / "out")
     assert proc.returncode == 2, proc.stdout + proc.stderr
     for word in words:
@@ -261,9 +263,6 @@ def test_parameters_that_cannot_make_a_board_are_refused_with_a_reason(tmp_path,
 
 
 # --- the router on its own (no KiCad needed) ---------------------------------------------------
-
-sys.path.insert(0, str(PCB))
-import router  # noqa: E402
 
 
 def _gap(a, b, samples=200):

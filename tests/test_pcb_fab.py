@@ -1,4 +1,4 @@
-"""The PCB as the fab builds it (hardware/pcb): every part it places has its part number,
+"""The PCB as the fab builds it (hardware/generated/pcb): every part it places has its part number,
 checked against the stored copies of its listing (fab-parts.toml); the placement file turns
 every part so that its pin 1 lands on pad 1 given the fab library's orientation of its
 package (jlc.py), and a family missing from that table fails; the power input is protected
@@ -11,24 +11,22 @@ import csv
 import io
 import math
 import re
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
-import pcb_netlist
+from hardware.generate.pcb import jlc, powerflow
+from hardware.generate.pcb.kicad_file import Board
 
 ROOT = Path(__file__).resolve().parent.parent
-PCB = ROOT / "hardware" / "pcb"
-sys.path.insert(0, str(PCB))
-import jlc  # noqa: E402
-import powerflow  # noqa: E402
+PCB = ROOT / "hardware" / "generated" / "pcb"
+INPUTS = ROOT / "hardware" / "pcb"
 
 BOARD_TEXT = (PCB / "iago-board.kicad_pcb").read_text()
-BOARD = pcb_netlist.Board(BOARD_TEXT)
-FAB_PARTS = tomllib.loads((PCB / "fab-parts.toml").read_text())
-PCB_TOML = tomllib.loads((PCB / "pcb.toml").read_text())
+BOARD = Board(BOARD_TEXT)
+FAB_PARTS = tomllib.loads((INPUTS / "fab-parts.toml").read_text())
+PCB_TOML = tomllib.loads((INPUTS / "pcb.toml").read_text())
 
 
 def _csv(name):
@@ -166,7 +164,7 @@ def test_kicads_own_rotations_would_mount_the_corrected_families_wrong():
 def test_a_footprint_family_missing_from_the_table_fails():
     with pytest.raises(jlc.MissingFamily, match="QFN-56"):
         jlc.family("QFN-56-1EP_7x7mm_P0.4mm")
-    board = pcb_netlist.Board(BOARD_TEXT.replace(
+    board = Board(BOARD_TEXT.replace(
         '(footprint "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm"',
         '(footprint "Package_SO:TSSOP-14_4.4x5mm_P0.65mm"'))
     assert any("U2: TSSOP-14" in line and "no family" in line

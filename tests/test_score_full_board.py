@@ -1,5 +1,5 @@
 """The score read back from the board as a player sees it at the end of a game: a disk on every
-hex, only the lit ring round each showing (hardware/seen/fullboard.py draws it from the
+hex, only the lit ring round each showing (hardware/generate/seen/fullboard.py draws it from the
 firmware's own frames at the stack's geometry). Issue: the digits were drawn on hexes the disks
 cover; with the board full, a new player could not make out 30 or 108.
 
@@ -15,7 +15,6 @@ both palettes at every brightness.
 """
 
 import functools
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -25,12 +24,11 @@ from coloraide import Color
 import iago
 from gameboard import archive, palette
 from gameboard.settings import BRIGHTNESS_LEVELS, Settings
+from hardware.generate.seen import fullboard
+from hardware.generate.stack.design import Design
 from test_board_score import position
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from hardware.seen import fullboard  # noqa: E402
-from hardware.stack.design import Design  # noqa: E402
 
 DESIGN = Design.load()
 PITCH = DESIGN.board.pitch

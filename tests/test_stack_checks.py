@@ -1,5 +1,5 @@
 """The stack's sensing check over its envelope, its light check, the jig's heights and a
-builder's measurement (hardware/stack): the default design's figures, the model checked
+builder's measurement (hardware/generate/stack): the default design's figures, the model checked
 against physics it must obey, and designs that each part of the envelope must fail."""
 
 import math
@@ -10,12 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hardware.generate.stack import bounds, envelope, field, jig, light, sensing
+from hardware.generate.stack.design import Design, DesignError
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from hardware.stack import bounds, envelope, field, jig, light, sensing  # noqa: E402
-from hardware.stack.design import Design, DesignError  # noqa: E402
-
 MU0 = 4e-7 * math.pi
 NOMINAL = {"tolerances": {"sheet": 0.0, "disk": 0.0, "cut": 0.0, "magnet_slack": 0.0,
                           "reed_placement": 0.0}, "disk": {"magnet_axis_tolerance": 0.0}}
@@ -310,7 +308,7 @@ def test_bounds_leaves_out_one_part_at_a_time(design, monkeypatch):
 # --- the command line and the design file -------------------------------------------------
 
 def test_the_command_line_checks_and_measures():
-    run = [sys.executable, "-m", "hardware.stack"]
+    run = [sys.executable, "-m", "hardware.generate.stack"]
     checked = subprocess.run(run + ["check"], cwd=ROOT, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     out = checked.stdout

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 import trimesh
 
+from hardware.generate.stack import parts, plates
+from hardware.generate.stack.design import Design, DesignError, hex_centre
+
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "hardware" / "generated"
-sys.path.insert(0, str(ROOT))
 
-from hardware.stack import parts, plates  # noqa: E402
-from hardware.stack.design import Design, DesignError, hex_centre  # noqa: E402
 
 DXFS = sorted(GENERATED.glob("stack-*.dxf"))
 
@@ -183,7 +183,7 @@ def _down(mesh, x, y, top=100.0):
 
 @pytest.fixture(scope="module")
 def printed_jig(design):
-    from hardware.stack import jig
+    from hardware.generate.stack import jig
 
     made = jig.Jig(design)
     base, cup = sorted(_bodies(GENERATED / "stack-jig.stl"), key=lambda m: m.bounds[0][0])
@@ -199,7 +199,7 @@ def test_the_jig_prints_as_two_closed_solids_flat_on_the_bed(printed_jig):
 
 
 def test_the_jig_sets_the_disk_at_its_two_heights(printed_jig, design):
-    from hardware.stack import jig
+    from hardware.generate.stack import jig
 
     made, base, cup = printed_jig
     floor = 1.2                                  # under the switch's groove
@@ -232,7 +232,7 @@ def test_the_files_do_not_depend_on_pythons_string_hashing(tmp_path):
     for seed in ("1", "2"):
         out = tmp_path / seed
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        subprocess.run([sys.executable, "-m", "hardware.stack", "write", "--out", str(out)],
-                       cwd=ROOT, env=env, check=True, capture_output=True)
+        subprocess.run([sys.executable, "-m", "hardware.generate.stack", "write", "--out",
+                        str(out)], cwd=ROOT, env=env, check=True, capture_output=True)
         runs.append({p.name: p.read_bytes() for p in out.iterdir()})
     assert runs[0] == runs[1]

@@ -56,12 +56,7 @@ def server(tmp_path):
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1360, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.url)
+    context, page, errors = open_page(browser, server.url, 1360, 900)
     yield page
     context.close()
     assert not errors, "the page threw: %s" % errors

@@ -15,26 +15,14 @@ import re
 
 import pytest
 
-from test_web_api import Server, play, random_game, ready
-from test_web_e2e import TIMEOUT_MS, browser, expect_text  # noqa: F401
-from test_web_page_cues import in_process  # noqa: F401
-
-
-@pytest.fixture
-def server(tmp_path):
-    with Server("--sim", games_dir=tmp_path / "games") as srv:
-        srv.wait(ready, what="the light check")
-        yield srv
+from test_web_api import play, random_game
+from test_web_e2e import browser, expect_text, open_page  # noqa: F401
+from test_web_page_cues import in_process, server  # noqa: F401
 
 
 @pytest.fixture
 def page(browser, server):  # noqa: F811
-    context = browser.new_context(viewport={"width": 1360, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.url)
+    context, page, errors = open_page(browser, server.url, 1360, 900)
     expect_text(page, "#turn", "Dark to move")
     yield page
     context.close()
@@ -127,10 +115,7 @@ def test_the_self_test_is_said(browser, in_process):  # noqa: F811
     """Held select at power-on (here, the app asked as hw.py would): every LED in turn, then
     each hex asked for; the board takes no command to start it from a page."""
     sim = in_process.driver
-    context = browser.new_context(viewport={"width": 1360, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(in_process.url)
+    context, page, _ = open_page(browser, in_process.url, 1360, 900)
     expect_text(page, "#turn", "Dark to move")
     sim.call(lambda body: sim.board.app.hand_over("selftest", sim.board.clock.ms))
     expect_text(page, "#status", "Self-test: every LED lights in turn.")
