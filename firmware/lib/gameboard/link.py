@@ -132,7 +132,10 @@ class Link:
             self.timing = Timing()
         timing = self.timing
         out = {"closing_to_frame_us": timing.last_us, "closing_to_frame_max_us": timing.max_us,
-               "closings_timed": timing.count, "step_max_ms": max(timing.step_max_ms, 0)}
+               "closings_timed": timing.count, "step_max_ms": max(timing.step_max_ms, 0),
+               "store": self.saves.store}     # where the game in progress is kept
+        if self.saves.fallen is not None:
+            out["store_error"] = self.saves.fallen
         timing.step_max_ms = -1  # the step answering this (and collecting) does not count
         gc.collect()
         if hasattr(gc, "mem_alloc"):  # MicroPython
