@@ -41,6 +41,9 @@ REST_MS = 400          # a placed disk left alone long enough to count
 RUNTIMES = ("micropython", "circuitpython")
 # The runtime of a SimBoard made without one (`iago serve --sim --runtime` sets it).
 DEFAULT_RUNTIME = "micropython"
+# Whether a SimBoard made without saying has an FRAM fitted, where its map wires one
+# (`iago serve --sim --fram` sets it).
+DEFAULT_FRAM = False
 
 
 class _PowerCut(Exception):
@@ -75,7 +78,7 @@ class SimBoard:
     game in progress (gameboard/framsaves.py); its chip is `self.fram`."""
 
     def __init__(self, map_path=None, root=None, diodes=True, seed=0, strict=True,
-                 wiring_map=None, runtime=None, fram=False):
+                 wiring_map=None, runtime=None, fram=None):
         if runtime is None:
             runtime = DEFAULT_RUNTIME
         if runtime not in RUNTIMES:
@@ -110,6 +113,8 @@ class SimBoard:
         wiring = boardmap.load(str(wiring_map)) if wiring_map else self.boardmap
         self.circuit = Circuit.for_board(wiring, diodes, self.clock)
         self.fram = None           # the FRAM chip, kept across power cuts and reflashing
+        if fram is None:
+            fram = DEFAULT_FRAM and bool(self.boardmap.fram)
         if fram:
             if not self.boardmap.fram:
                 raise ValueError("the board map %s wires no FRAM (its \"fram\" entry)"
