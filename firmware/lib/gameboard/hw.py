@@ -155,7 +155,7 @@ def fram(wiring):
                                   scl=Pin(wiring["scl"]), freq=1000000))
         device.read_into(0, bytearray(1))
         return device
-    except OSError:
+    except (OSError, ValueError):      # no answer; a port that refuses those pins
         return None
 
 
