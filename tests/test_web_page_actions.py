@@ -297,7 +297,7 @@ def test_a_refused_step_of_the_penalty_option_says_why(opened, in_process):
     expect_text(page, "#status", "The penalty option stays off (A2): not with loose rules.")
 
 
-# --- where the game is kept ------------------------------------------------------------------------
+# --- where the game is kept --------------------------------------------------------------------
 
 @pytest.fixture
 def fram_fitted(monkeypatch):

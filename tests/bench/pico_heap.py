@@ -16,7 +16,8 @@ in use and free): `<run>_heap_max` (the most in use), `<run>_heap_free_min` (the
 and `<run>_heap_thinking_max` (the most while the computer searched).
 
 Run: RP2EMU=<folder> CPEMU=<folder> python tests/bench/pico_heap.py [--runtime micropython|
-circuitpython] [--only computer|demo] [--seed S] [--fram]. `make bench` runs it for each emulator set.
+circuitpython] [--only computer|demo] [--seed S] [--fram]. `make bench` runs it for each
+emulator set.
 A run takes 10-25 minutes of wall time on a shared 2-core machine.
 """
 
