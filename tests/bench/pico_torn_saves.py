@@ -157,14 +157,15 @@ def main_fram(args):
     import torn_fram
     emulators = {"micropython": os.environ.get("RP2EMU"),
                  "circuitpython": os.environ.get("CPEMU")}
-    runtimes = [r for r in emulators if emulators[r]]
+    runtimes = [r for r in emulators if emulators[r] and args.runtime in (None, r)]
     if not runtimes:
         print("pico-torn-saves --fram: set RP2EMU and/or CPEMU (docs/benchmarks.md)")
         return 2
-    games = sequence(2, args.seed)
-    reports = [torn_fram.run_runtime(r, emulators[r], [[iago.parse_cell(m) for m in g]
-                                                       for g in games]) for r in runtimes]
-    torn_fram.print_summary(reports, sys.stdout)
+    games = [[iago.parse_cell(m) for m in g] for g in sequence(2, args.seed)]
+    reports = []
+    for runtime in runtimes:
+        reports.append(torn_fram.run_runtime(runtime, emulators[runtime], games))
+        torn_fram.print_summary(reports[-1:], sys.stdout)
     if args.json:
         Path(args.json).write_text(json.dumps(reports, indent=1))
     return 1 if any(r["failures"] for r in reports) else 0
@@ -189,6 +190,8 @@ def main(argv):
     parser.add_argument("--fram", action="store_true",
                         help="the FRAM's saves instead, cut after every byte, on each runtime "
                         "whose emulator is set (RP2EMU, CPEMU): tests/bench/torn_fram.py")
+    parser.add_argument("--runtime", choices=("micropython", "circuitpython"),
+                        help="--fram: this runtime only")
     args = parser.parse_args(argv)
     if args.fram:
         return main_fram(args)
