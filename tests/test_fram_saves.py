@@ -334,3 +334,40 @@ print(cuts, bad)
 """
     out = mpvm.run_unix("ROOT = %r\n" % (str(tmp_path) + "/") + program, heap="512k").split()
     assert int(out[0]) > 3 * 60 and out[1] == "0"
+
+
+def flash_files(root):
+    out = {}
+    for top, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(top, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, root)] = f.read()
+    return out
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_with_an_fram_the_flash_is_written_only_at_the_games_end(runtime):
+    """A whole game with every flip turned: not a byte of the flash changes (nor nvm's
+    sector on CircuitPython) until the game is over; then its record is kept there."""
+    with SimBoard(runtime=runtime, fram=True) as board:
+        board.advance(1300)
+        before = flash_files(board.root)
+        nvm = bytes(board.nvm.flash) if board.nvm else None
+        rules = iago.Board()
+        while not rules.is_game_over():
+            cell = sorted(rules.legal_moves)[0]
+            captured, released = rules.flips(cell)
+            rules.push(cell)
+            board.place(iago.cell_name(cell))
+            for flipped in list(captured) + list(released):
+                board.flip(iago.cell_name(flipped))
+            board.advance(100)
+            if not rules.is_game_over():
+                assert flash_files(board.root) == before, rules.ply()
+                assert nvm is None or bytes(board.nvm.flash) == nvm
+        board.advance(2000)
+        assert any(m.get("event") == "game_over" for m in board.received())
+        assert any(name.startswith("games") for name in set(flash_files(board.root)) -
+                   set(before))
+        assert board.fram.writes >= rules.ply()
