@@ -217,7 +217,7 @@ def main(argv):
             for name, (value, unit) in run().items():
                 print("%s_%s" % (runtime, name), value, unit or "n", flush=True)
                 # The budget is MicroPython's; CircuitPython's figures stand beside it (it
-                # has about 70 KB less heap after boot: ../shared/tools/cpemu/README.md).
+                # has about 65 KB less heap after boot than MicroPython 1.24).
                 if (runtime == "micropython" and name.endswith("_heap_free_min") and
                         value < FREE_MIN):
                     short.append("%s_%s %d B" % (runtime, name, value))
