@@ -113,12 +113,14 @@ test: system-test venv node_modules typecheck cplib lint
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --maxprocesses 4 --dist load
 
 # The emulated Picos' benches run when RP2EMU / CPEMU name them (docs/benchmarks.md): the
-# UF2 booted, and the real `make deploy` onto each runtime over a game in progress.
+# UF2 booted, the real `make deploy` onto each runtime over a game in progress, and the heap
+# budget through a game against the computer and the demo.
 bench: system-test venv
 	$(BIN)/python tests/bench/run.py
 	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_torn_saves.py; fi
 	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_uf2.py; fi
 	@if [ -n "$$RP2EMU$$CPEMU" ]; then $(BIN)/python tests/bench/pico_deploy.py; fi
+	@if [ -n "$$RP2EMU$$CPEMU" ]; then $(BIN)/python tests/bench/pico_heap.py; fi
 
 # The physical-play fuzzer (tests/test_agreement.py) at length: SOAK_EXAMPLES new random runs
 # of 80 hands (no shrinking: a failure prints its hands and the blob that replays it).

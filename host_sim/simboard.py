@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 import iago
-from gameboard.painter import NONE
+from gameboard import NO_CELL
 from host_sim.fakes.install import install, install_circuitpython
 from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, Circuit, MachineReset
 from host_sim.fakes.microcontroller import PowerCut as NvmPowerCut
@@ -172,15 +172,14 @@ class SimBoard:
         """CircuitPython: the power goes during one of the save's flash operations, drawn at
         random (an erase, or a page programmed), leaving it half done (host_sim/fakes/
         microcontroller.Nvm). The save is made once on a copy to count its operations."""
+        import copy     # here: the page's MicroPython, which runs this module, has no copy
         nvm = self.nvm
-        kept = (bytes(nvm.flash), nvm.erases, nvm.pages, nvm.clock, saves._end,
-                saves._records, saves._last, saves.rollovers)
+        kept = (bytes(nvm.flash), nvm.erases, nvm.pages, nvm.clock)
         nvm.clock = None
-        write(*args, **kwargs)
+        type(saves).save(copy.copy(saves), *args, **kwargs)   # on a copy: the log's place kept
         operations = nvm.erases + nvm.pages - kept[1] - kept[2]
         nvm.flash[:] = kept[0]
-        (nvm.erases, nvm.pages, nvm.clock, saves._end, saves._records, saves._last,
-         saves.rollovers) = kept[1:]
+        nvm.erases, nvm.pages, nvm.clock = kept[1:]
         nvm.tear_after(self.rng.randint(1, operations), self.rng)
         try:
             write(*args, **kwargs)
@@ -270,12 +269,12 @@ class SimBoard:
         """The face a player puts up on a disk put down to play: the colour of the side to
         move once a disk already waiting its turn (put down early, blinking in its mover's
         colour) is played."""
-        ctl = self.app.controller if self.app is not None else None
-        game = getattr(ctl, "game", None)
-        if game is None:
+        if self.app is None:
             return "D"
-        waiting = getattr(getattr(ctl, "view", None), "waiting", NONE)   # the controller's view
-        if waiting != NONE and not game.cell(waiting):
+        referee = self.app.controller.referee
+        game = referee.game
+        waiting = referee.waiting
+        if waiting != NO_CELL and not game.cell(waiting):
             game = game.copy()
             game.push(waiting)
         return "D" if game.turn == iago.DARK else "L"
@@ -382,7 +381,13 @@ class SimBoard:
 
     @property
     def controller(self):
+        """The game's controller (None without power)."""
         return self.app.controller if self.app else None
+
+    @property
+    def mode(self):
+        """Who has the board: the game's controller, the demo or the self-test."""
+        return self.app.mode if self.app else None
 
     def position(self):
         return self.app.controller.game.text() if self.app else None

@@ -22,7 +22,7 @@ shows the mover's colour.
 """
 
 from gameboard import palette
-from gameboard.painter import NONE
+from gameboard import NO_CELL as NONE
 from host_sim.render import FACES as FACE
 from host_sim.render import turned_faces
 from host_sim.simboard import SimBoard
@@ -73,11 +73,12 @@ class Table:
 
     @property
     def ctl(self):
-        return self.board.controller
+        """Who has the board: the game's controller, the demo or the self-test."""
+        return self.board.mode
 
     def state(self):
         ctl = self.ctl
-        if ctl is None or not hasattr(ctl, "differences"):
+        if ctl is None or ctl is not self.board.controller:
             return None
         return ctl.state()
 
@@ -215,8 +216,8 @@ class Table:
 
     def _check_restored(self):
         """(b) across a cut, read from the game's controller even if the demo took over."""
-        game = self.board.app.game if self.board.app else None
-        if game is not None and game.phase != 0:
+        game = self.board.app.controller if self.board.app else None
+        if game is not None and game.referee.phase != 0:
             self._check_moves(game.state())
 
     def cut_in_save(self, nth, off_ms=200):
@@ -411,7 +412,7 @@ class Table:
     def _check_leds(self, state):
         """(c): the LED of every hex against what `state` says of it."""
         app = self.board.app
-        if app is None or app.controller is not self.ctl or state["phase"] == "over":
+        if app is None or app.mode is not app.controller or state["phase"] == "over":
             return
         ctl = self.ctl
         pal = palette.PALETTES[ctl.settings.palette]
@@ -433,7 +434,7 @@ class Table:
         pregame = not state["moves"]
         # A refused disk, alone where everything else agrees: the legal hexes light up in the
         # mover's disk colour to say why (docs/board.md, "Moves").
-        refused = ctl.view.extra
+        refused = ctl.referee.refused
         if refused != NONE and (state["extra"] != [self.layout.cell_name(refused)] or
                                 state["missing"] or state["flips_pending"] or
                                 state["tentative"] or state["waiting"]):
@@ -442,7 +443,7 @@ class Table:
                                      self.layout.cell_name(refused), state))
         cue = set(ctl.game.legal_moves) if refused != NONE else ()
         for cell in range(self.layout.cells):
-            if cell in (ctl.view.flash_cell, ctl.view.chosen) or (
+            if cell in (ctl.view.flash_cell, ctl.referee.chosen) or (
                     pregame and (self.layout.setting_at(cell) or cell == self.layout.demo_cell)):
                 continue
             shown = by_colour.get(colours[cell], {None})

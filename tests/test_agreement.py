@@ -617,7 +617,7 @@ def test_a_take_back_just_before_the_demo_starts_is_kept_across_a_cut(runtime):
         table.wait(1500)
         assert table.ctl.shares_board                      # now the demo
         table.power_cut(5)
-        assert table.board.app.game.state()["moves"] == []
+        assert table.board.app.controller.state()["moves"] == []
     finally:
         table.close()
 

@@ -50,11 +50,11 @@ def test_the_computer_plays_light_and_its_move_lights_in_its_colour(board):
 def test_the_computer_as_dark_moves_first_and_plays_a_whole_game(board):
     board.command({"cmd": "settings", "settings": {"computer": "dark", "level": 1}})
     chosen = []
-    while board.controller.phase == 1:
+    while board.controller.referee.phase == 1:
         game = board.controller.game
         if game.turn == iago.DARK:
             board.advance(200)
-            cell = board.controller.view.chosen
+            cell = board.controller.referee.chosen
             if cell == 255:
                 continue
             chosen.append(cell)
@@ -65,7 +65,7 @@ def test_the_computer_as_dark_moves_first_and_plays_a_whole_game(board):
             board.flip(c)
         board.advance(50)
     game = board.controller.game
-    assert game.is_game_over() and board.controller.phase == 2
+    assert game.is_game_over() and board.controller.referee.phase == 2
     assert game.move_stack[0::2] == chosen          # every dark placement was the computer's
     reported = [C(m["cell"]) for m in events(board, "computer_move")]
     assert reported == chosen
@@ -80,7 +80,7 @@ def test_suggest_shows_the_engines_choice_for_the_player_to_move(board):
     assert C(found[0]["cell"]) in board.controller.game.legal_moves
     board.place("E6")                         # the player may still play anything legal
     assert board.controller.game.ply() == 2
-    assert board.controller.view.chosen == 255
+    assert board.controller.referee.chosen == 255
 
 
 def test_demo_plays_on_the_leds_alone_and_a_disk_stops_it(board):
@@ -103,6 +103,18 @@ def test_a_disk_held_on_the_centre_of_the_empty_board_starts_the_demo(board):
     board.advance(3000)
     assert [m["running"] for m in board.received() if m.get("event") == "demo"] == [True]
     assert board.command({"cmd": "state"})["state"]["phase"] == "demo"
+
+
+def test_a_disk_that_stops_a_demo_started_at_the_centre_gives_the_board_back_for_good(board):
+    # The centre's request for the demo is used once: the board comes back to the game when
+    # a disk stops the demo and stays there (docs/board.md, "Gestures").
+    board.place("E5", rest_ms=2300)
+    board.lift("E5")
+    board.advance(3000)
+    board.place("A1")
+    board.advance(1000)
+    assert [m["running"] for m in board.received() if m.get("event") == "demo"] == [True, False]
+    assert board.command({"cmd": "state"})["state"]["phase"] == "play"
 
 
 def test_engine_commands_refused_when_they_cannot_apply(board):
@@ -129,10 +141,10 @@ def test_a_suggestion_gives_way_to_the_computer_once_it_plays_that_side(tmp_path
         chosen = events(board, "computer_move")
         assert len(chosen) == 1 and chosen[0]["side"] == "light"
         cell = C(chosen[0]["cell"])
-        assert board.controller.view.chosen == cell
+        assert board.controller.referee.chosen == cell
         board.command({"cmd": "settings", "settings": {"computer": "none"}})
         board.advance(100)
-        assert board.controller.view.chosen == 255          # no longer lit as its choice
+        assert board.controller.referee.chosen == 255          # no longer lit as its choice
         board.command({"cmd": "settings", "settings": {"computer": "light"}})
         board.advance(3000)
         assert [C(m["cell"]) for m in events(board, "computer_move")] == [cell]

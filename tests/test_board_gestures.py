@@ -64,7 +64,7 @@ def test_a_cleared_board_asks_for_a_new_game_and_a_disk_held_on_the_centre_confi
     new = [m for m in board.received() if m.get("event") == "new_game"]
     assert [m["why"] for m in new] == ["cleared"]
     board.advance(3000)
-    assert not board.controller.shares_board                 # the disk started no demo
+    assert not board.mode.shares_board                       # the disk started no demo
     board.place("E4")
     assert state(board)["moves"] == ["E4"]
 

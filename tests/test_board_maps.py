@@ -77,7 +77,7 @@ def test_every_switch_reads_as_its_own_hex(map_path):
             entry = data["cells"][name]
             board.circuit.set_switch(entry["row"], entry["col"], True)
             board.advance(40)
-            present = board.app.controller.present
+            present = board.app.controller.referee.present
             assert [NAMES[c] for c in range(iago.CELLS) if present[c]] == [name]
             board.circuit.set_switch(entry["row"], entry["col"], False)
             board.advance(40)
@@ -117,7 +117,7 @@ def test_a_short_game_with_a_capture_and_flips(map_path):
         assert flips >= 2
         board.advance(500)
         game = board.app.controller.game
-        assert game.ply() == 6 and board.app.controller.agrees()
+        assert game.ply() == 6 and board.app.controller.referee.agrees()
         # Every hex: the wire shows what the firmware composed, and the disks their faces.
         board.advance(100)
         wire = wire_colours(board, data)

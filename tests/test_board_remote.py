@@ -53,7 +53,7 @@ def test_the_remote_move_is_lit_as_the_computers_and_played_only_there(tmp_path,
         board.place("F6", "L")
         assert board.controller.game.move_stack == [C("D4"), C("F6")]
         assert [m["cell"] for m in events(board, "move")] == ["F6"]
-        assert board.controller.view.chosen == 255           # lit no more once played
+        assert board.controller.referee.chosen == 255           # lit no more once played
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
@@ -78,7 +78,7 @@ def test_play_is_refused_with_a_reason_and_changes_nothing(tmp_path, runtime):
                          ({"cmd": "play", "move": "D4"}, "not a legal placement")]:
             reply = board.command(msg)
             assert not reply["ok"] and why in reply["error"], (msg, reply)
-        assert board.controller.view.chosen == 255           # nothing lit by a refusal
+        assert board.controller.referee.chosen == 255           # nothing lit by a refusal
         assert board.command({"cmd": "play", "move": "F6"})["ok"]
         assert board.command({"cmd": "play", "move": "F6"})["ok"]   # sent again: the same
         again = board.command({"cmd": "play", "move": "D5"})

@@ -5,6 +5,7 @@ board under both runtimes. tests/test_score_full_board.py reads the screens back
 of a full board."""
 
 import random
+from types import SimpleNamespace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,6 @@ import pytest
 import iago
 from gameboard import archive, palette
 from gameboard.layout import Layout, hex_layout
-from gameboard.painter import BoardView
 from gameboard.settings import Settings
 from host_sim.simboard import SimBoard
 
@@ -126,12 +126,10 @@ def numbers(view):
 
 
 def ended(text, rules="standard", layout=HEX):
-    view = BoardView(layout, Settings())
-    view.game = iago.Board(text, iago.Rules.parse(rules))
-    assert view.game.is_game_over()
-    view.winner = view.game.outcome().winner        # as the controller sets it
-    archive.score(view)
-    return view
+    """The finished game `text` with the score its board shows (archive.score)."""
+    game = iago.Board(text, iago.Rules.parse(rules))
+    assert game.is_game_over()
+    return SimpleNamespace(game=game, layout=layout, result=archive.score(game, layout))
 
 
 INNER = {HEX.parse_cell("E2"), HEX.parse_cell("E8")}
@@ -183,9 +181,7 @@ def test_a_square_board_shows_each_sides_count_of_disks(size):
     game = layout.new_board(Settings())
     while not game.is_game_over():
         game.push(rng.choice(list(game.legal_moves)))
-    view = BoardView(layout, Settings())
-    view.game = game
-    archive.score(view)
+    view = SimpleNamespace(game=game, layout=layout, result=archive.score(game, layout))
     dark, light = game.scores()
     got = numbers(view)
     assert [(side, digits) for side, digits, _ in got] == [
@@ -204,7 +200,7 @@ def test_a_finished_game_shows_its_score_on_the_leds_until_the_board_is_cleared(
     with SimBoard(runtime=runtime) as board:
         board.advance(1200)
         ctl = board.controller
-        while ctl.phase == 1:
+        while ctl.referee.phase == 1:
             board.place(rng.choice(list(ctl.game.legal_moves)))
             for c in ctl.flips_pending():
                 board.flip(c)
@@ -212,7 +208,7 @@ def test_a_finished_game_shows_its_score_on_the_leds_until_the_board_is_cleared(
         view = ctl.view
         assert view.result is not None
         leds = board.app.leds
-        start = ctl.view.phase_since
+        start = ctl.referee.phase_since
         pal = palette.PALETTES[0]
         at = 0
         for tenths, _, screen in screens(view):
@@ -229,4 +225,4 @@ def test_a_finished_game_shows_its_score_on_the_leds_until_the_board_is_cleared(
         for name in list(board.disks):
             board.lift(name, 5)
         board.advance(100)
-        assert ctl.phase == 1 and view.result is None and ctl.game.ply() == 0
+        assert ctl.referee.phase == 1 and view.result is None and ctl.game.ply() == 0

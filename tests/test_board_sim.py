@@ -85,7 +85,7 @@ def test_capture_blinks_until_the_flip_is_done(board):
     colours = blink_colours(board, "D5", 4000, 100)
     # a captive shows its hidden colour's red steadily (docs/board.md)
     assert all(shows(board, c, palette.LIGHT_CAPTIVE) for c in colours)
-    assert board.controller.agrees()
+    assert board.controller.referee.agrees()
     events = [m["event"] for m in board.received() if "event" in m]
     assert "flip_done" in events and "flips_done" in events
 
@@ -115,7 +115,7 @@ def test_crosstalk_never_plays_a_move(board):
     for name in ("E4", "E6", "D4", "F6"):
         board.place(name)
     assert board.controller.game.ply() == 4
-    assert board.controller.agrees()
+    assert board.controller.referee.agrees()
 
 
 def test_a_disk_slid_across_the_board_plays_only_where_it_rests(board):
@@ -255,7 +255,7 @@ def test_power_cut_resumes_the_same_game_and_guides_fixes(tmp_path):
         assert any(shows(b, c, palette.DARK) for c in blink_colours(b, "D4", 500))
         b.put("D4", "D")
         b.flip("D5")
-        assert b.controller.agrees()
+        assert b.controller.referee.agrees()
 
 
 def test_a_corrupt_save_is_reported_and_set_aside(tmp_path):
@@ -416,16 +416,16 @@ def test_self_test_from_the_host_link_and_from_select_held_at_power_on(tmp_path)
         b.advance(1200)
         assert b.command({"cmd": "selftest"})["ok"]
         b.advance(200)
-        assert type(b.controller).__name__ == "SelfTest"
+        assert type(b.mode).__name__ == "SelfTest"
         b.circuit.press(b.boardmap.buttons["select"])
         b.power_cut()
         b.power_on()
         b.advance(200)
-        assert type(b.controller).__name__ == "SelfTest"
+        assert type(b.mode).__name__ == "SelfTest"
         b.circuit.press(b.boardmap.buttons["select"], False)
         b.power_cut()
         b.power_on()                      # without the button: the game as usual
         b.advance(1300)
-        assert type(b.controller).__name__ == "Controller"
+        assert type(b.mode).__name__ == "Controller"
         events = [m.get("event") for m in b.received()]
         assert events.count("selftest_start") == 2

@@ -37,7 +37,7 @@ def test_players_who_never_pause_get_collections_between_their_moves(board):
         step()
         changes.append(before)
     board.app.step = counted
-    game = board.app.game
+    game = board.app.controller
     for _ in range(30):
         board.place(game.name(sorted(game.game.legal_moves)[0]), rest_ms=320)
         for cell in game.flips_pending():

@@ -6,9 +6,8 @@ import pytest
 
 import iago
 from gameboard import palette
-from gameboard.controller import _SETTLE_MS as SETTLE_MS
-from gameboard.controller import _TAKEBACK_HOLD_MS as TAKEBACK_HOLD_MS
-from gameboard.controller import OVER, PLAY, STARTUP_MS, Controller
+from gameboard.controller import Controller
+from gameboard.referee import OVER, PLAY, SETTLE_MS, STARTUP_MS, TAKEBACK_HOLD_MS
 from gameboard.settings import Settings
 
 C = iago.parse_cell
@@ -79,7 +78,7 @@ def test_startup_light_check_then_play():
     assert table.ctl.frame[2] == 60                                # blue last
     table.events = []
     table.advance(STARTUP_MS + 10)
-    assert table.ctl.phase == PLAY
+    assert table.ctl.referee.phase == PLAY
     assert table.kinds() == ["startup"]
 
 
@@ -87,12 +86,12 @@ def test_legal_placement_is_played_and_lights_at_once():
     table = Table()
     table.ctl.switch(C("E4"), True, table.now)
     assert table.ctl.game.move_stack == [C("E4")]           # played at once ...
-    assert table.ctl.tentative == C("E4")                   # ... but not yet settled
+    assert table.ctl.referee.tentative == C("E4")                   # ... but not yet settled
     assert table.colour("E4") == pal(palette.DARK)
     table.advance(SETTLE_MS - 10)
     assert "tentative" in table.kinds() and "move" not in table.kinds()   # not yet a move
     table.advance(20)
-    assert table.ctl.tentative == 255
+    assert table.ctl.referee.tentative == 255
     assert table.ctl.save_due
     assert table.kinds()[-1] == "move"
 
@@ -153,7 +152,7 @@ def test_lifting_the_placed_disk_while_flips_pend_takes_the_move_back():
     table.lift("D6")
     assert table.ctl.game.ply() == 2
     assert table.ctl.flips_pending() == []
-    assert table.ctl.agrees()
+    assert table.ctl.referee.agrees()
 
 
 def test_take_back_after_some_flips_guides_undoing_them():
@@ -171,7 +170,7 @@ def test_take_back_after_some_flips_guides_undoing_them():
     assert table.ctl.flips_pending() == [C("D4")]            # turn D4 back
     assert table.events[-1]["flips_to_undo"] == ["D4"]
     table.flip("D4")
-    assert table.ctl.agrees()
+    assert table.ctl.referee.agrees()
 
 
 def test_lifted_disk_blinks_in_its_expected_state_and_blocks_play():
@@ -195,7 +194,7 @@ def test_holding_the_last_disk_off_takes_back_moves_one_by_one():
     assert table.ctl.game.ply() == 2
     table.lift("E6", hold=TAKEBACK_HOLD_MS + 50)
     assert table.ctl.game.ply() == 1
-    assert table.ctl.agrees()
+    assert table.ctl.referee.agrees()
     take_backs = [e for e in table.events if e["event"] == "take_back"]
     assert [e["cell"] for e in take_backs] == ["D2", "E6"]
 
@@ -203,21 +202,21 @@ def test_holding_the_last_disk_off_takes_back_moves_one_by_one():
 def test_a_whole_game_played_physically_ends_with_the_result_and_clearing_starts_anew():
     rng = random.Random(7)
     table = Table(Settings(rules="standard"))
-    while table.ctl.phase == PLAY:
+    while table.ctl.referee.phase == PLAY:
         moves = list(table.ctl.game.legal_moves)
         table.place(iago.cell_name(rng.choice(moves)))
         table.do_flips()
         table.advance(20)
-    assert table.ctl.phase == OVER
+    assert table.ctl.referee.phase == OVER
     outcome = table.ctl.game.outcome()
     over = [e for e in table.events if e["event"] == "game_over"][0]
     assert over["winner"] == iago.side_name(outcome.winner)
     assert table.ctl.finished is not None
     for c in range(61):
-        if table.ctl.present[c]:
+        if table.ctl.referee.present[c]:
             table.ctl.switch(c, False, table.now)
     table.advance(20)
-    assert table.ctl.phase == PLAY and table.ctl.game.ply() == 0
+    assert table.ctl.referee.phase == PLAY and table.ctl.game.ply() == 0
 
 
 def test_penalty_claim_by_tapping_the_missed_disk():

@@ -14,7 +14,8 @@ try:
 except ImportError:  # the same program also runs under CPython for comparison
     micropython = None
 import iago
-from gameboard.controller import Controller, STARTUP_MS, OVER
+from gameboard.controller import Controller
+from gameboard.referee import STARTUP_MS, OVER
 from gameboard.settings import Settings
 
 def steady(ctl, now, n):
@@ -63,7 +64,7 @@ PHASES = {
                  "    for f in ctl.flips_pending():\n"
                  "        ctl.switch(f, False, now); ctl.switch(f, True, now + 1)\n"
                  "    ctl.tick(now + 2)\n"
-                 "assert ctl.phase == OVER, ctl.phase\n",
+                 "assert ctl.referee.phase == OVER, ctl.referee.phase\n",
 }
 
 
@@ -108,7 +109,7 @@ while not b.is_game_over():
     moves = list(b.legal_moves)
     pick = (pick * 1103515245 + 12345) & 0x7FFFFFFF
     now = place_and_turn(ctl, moves[pick % len(moves)], now)
-print(ctl.phase, b.text(), b.outcome().winner)
+print(ctl.referee.phase, b.text(), b.outcome().winner)
 """
     assert run_both(program).split()[0] == "2"   # OVER
 
@@ -119,7 +120,8 @@ try:
     import micropython
 except ImportError:
     micropython = None
-from gameboard.controller import Controller, STARTUP_MS
+from gameboard.controller import Controller
+from gameboard.referee import STARTUP_MS
 from gameboard.layout import Layout
 from gameboard.settings import Settings
 
@@ -153,7 +155,7 @@ while not b.is_game_over():
             now = steady(ctl, now, 200)
         finally:
             micropython.heap_unlock()
-print(ctl.phase, b.GAME, b.ply(), b.text(), b.outcome().winner)
+print(ctl.referee.phase, b.GAME, b.ply(), b.text(), b.outcome().winner)
 """
 
 

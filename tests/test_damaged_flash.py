@@ -182,7 +182,7 @@ def test_a_save_that_runs_out_of_heap_while_read_is_set_aside(tmp_path, monkeypa
     saved_game(tmp_path)
     from gameboard import savedgame
 
-    def no_heap(raw, layout):
+    def no_heap(raw, layout, formats):
         raise MemoryError()
     monkeypatch.setattr(savedgame, "parse", no_heap)
     with pytest.raises(SaveError, match=r"\(MemoryError\); set aside as game.bad"):

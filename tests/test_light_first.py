@@ -25,7 +25,7 @@ def watch_switches(board):
     """Record, for every closing the game's controller is handed, the LED colour its hex
     already shows on the chain and how many moves the game had then."""
     seen = []
-    ctl = board.app.game
+    ctl = board.app.controller
     switch = ctl.switch
     leds = board.app.leds
 
@@ -48,7 +48,7 @@ def test_a_legal_placement_is_lit_before_it_is_played(board):
     board.place("E4")
     assert seen == [("E4", emitted(leds, DARK_DISK), 0)]
     assert board.circuit.led_colours()[board.layout.parse_cell("E4")] == emitted(leds, DARK_DISK)
-    assert board.app.game.game.ply() == 1
+    assert board.app.controller.game.ply() == 1
 
 
 def test_the_light_is_the_movers_colour_and_what_the_full_frame_shows(board):
@@ -68,7 +68,7 @@ def test_an_illegal_placement_is_not_lit_as_a_disk(board):
     name, colour, plies = seen[0]
     assert (name, plies) == ("E5", 0)
     assert colour == before and colour != emitted(leds, DARK_DISK)
-    assert board.app.game.game.ply() == 0
+    assert board.app.controller.game.ply() == 0
 
 
 def test_a_disk_while_flips_are_pending_is_not_lit_first(board):
@@ -77,7 +77,7 @@ def test_a_disk_while_flips_are_pending_is_not_lit_first(board):
         board.place(name)
     board.place("C4")                       # captures D5: D5 must be turned
     board.advance(600)
-    plies = board.app.game.game.ply()
+    plies = board.app.controller.game.ply()
     before = board.circuit.led_colours()[board.layout.parse_cell("F6")]
     board.place("F6")                       # early: it waits for the flip, not lit as played
     assert seen[-1] == ("F6", before, plies)
@@ -102,9 +102,9 @@ def test_a_disk_lights_at_its_first_contact_before_the_debounce_ends(board):
     cell = board.layout.parse_cell("E4")
     board.place("E4", rest_ms=4)
     assert board.circuit.led_colours()[cell] == emitted(board.app.leds, DARK_DISK)
-    assert board.app.game.game.ply() == 0 and not board.app.game.present[cell]
+    assert board.app.controller.game.ply() == 0 and not board.app.controller.referee.present[cell]
     board.advance(400)
-    assert board.app.game.game.ply() == 1
+    assert board.app.controller.game.ply() == 1
 
 
 def test_a_contact_that_comes_to_nothing_is_painted_over(board):
@@ -115,7 +115,7 @@ def test_a_contact_that_comes_to_nothing_is_painted_over(board):
     assert board.circuit.led_colours()[cell] == emitted(board.app.leds, DARK_DISK)
     board.lift("E4", hold_ms=30)
     assert board.circuit.led_colours()[cell] == before
-    assert board.app.game.game.ply() == 0
+    assert board.app.controller.game.ply() == 0
     assert not [m for m in board.received() if m.get("event") in ("placed", "tentative")]
 
 
@@ -126,7 +126,7 @@ def test_a_slide_lights_its_path_and_plays_only_where_it_rests(board):
     colours = board.circuit.led_colours()
     assert colours[board.layout.parse_cell("E4")] == emitted(leds, DARK_DISK)
     assert colours[board.layout.parse_cell("E5")] != emitted(leds, DARK_DISK)
-    assert [board.app.game.name(c) for c in board.app.game.game.move_stack] == ["E4"]
+    assert [board.app.controller.name(c) for c in board.app.controller.game.move_stack] == ["E4"]
 
 
 def test_without_diodes_a_contact_waits_for_its_debounce(tmp_path):

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import iago
-from gameboard.controller import STARTUP_MS, Controller
+from gameboard.controller import Controller
+from gameboard.referee import STARTUP_MS
 from gameboard.link import _MAX_LINE as MAX_LINE
 from gameboard.link import Link
 from gameboard.saves import Saves
@@ -172,7 +173,8 @@ def test_every_command_under_micropython_leaves_no_command_code_in_the_heap(tmp_
     import mpvm
     out = mpvm.run_unix("""
 import json, sys
-from gameboard.controller import STARTUP_MS, Controller
+from gameboard.controller import Controller
+from gameboard.referee import STARTUP_MS
 from gameboard.link import Link
 from gameboard.saves import Saves
 lines = []

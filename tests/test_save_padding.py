@@ -35,13 +35,13 @@ def record_writes(board, erase_at=()):
 
 def play(board, placements):
     """`placements` legal placements, each flip done, at a player's pace (under 1 s apart)."""
-    game = board.app.game
+    game = board.app.controller
     for _ in range(placements):
         board.place(game.name(sorted(game.game.legal_moves)[0]), rest_ms=350)
         for cell in game.flips_pending():
             board.flip(cell)
         board.advance(100)
-    assert game.ready
+    assert game.referee.ready
 
 
 def test_no_padding_while_the_players_move(board):

@@ -74,7 +74,7 @@ def test_the_class_has_its_docstring():
 def test_lights_each_led_alone_in_chain_order_then_all_low_white():
     chain = bytes(reversed(range(iago.CELLS)))      # I9 first
     st = SelfTest(Settings(), 1000, chain)
-    assert st.save_due is False and st.finished is None and st.dirty
+    assert st.save_due is False and st.dirty
     for i in range(iago.CELLS):
         now = 1000 + i * CHAIN_STEP_MS + CHAIN_STEP_MS // 2
         st.tick(now)
@@ -88,7 +88,7 @@ def test_lights_each_led_alone_in_chain_order_then_all_low_white():
     st.tick(now + ALL_ON_MS)
     assert st.phase == CHECKLIST and st.asked == C("A1")
     assert [e["event"] for e in st.outbox] == ["selftest_start", "selftest_ask"]
-    assert st.save_due is False and st.finished is None
+    assert st.save_due is False
 
 
 def test_a_clean_board_turns_all_green_and_reports_every_switch_by_name():
@@ -111,7 +111,7 @@ def test_a_clean_board_turns_all_green_and_reports_every_switch_by_name():
                                       "silent": [], "passed": 61, "held": [], "open": [],
                                       "board": "skipped"}]
     assert all(t.colour(n) == GREEN for n in NAMES)
-    assert t.st.save_due is False and t.st.finished is None
+    assert t.st.save_due is False
 
 
 def test_the_asked_hex_blinks_and_a_closed_switch_lights_during_the_lights():
@@ -482,12 +482,10 @@ print(json.dumps(seen[0]))
 # --- on the simulated board --------------------------------------------------------------
 
 def start_selftest(board, ask_ms=ASK_MS):
-    """Put the board into its self-test as the app does: the same frame and host link."""
+    """Put the board into its self-test as the app does (App.hand_over), with `ask_ms`."""
     app = board.app
-    st = SelfTest(app.controller.settings, app.clock.ticks_ms(), app.boardmap.cell_of_led,
-                  frame=app.controller.frame, closed=app.controller.present, ask_ms=ask_ms)
-    app.controller = st
-    app.link.controller = st
+    st = app.hand_over("selftest", app.clock.ticks_ms())
+    st.ask_ms = ask_ms
     return st
 
 

@@ -26,12 +26,12 @@ def mend(board, limit=200):
             board.power_on()
             board.advance(1300)
             continue
-        if ctl.phase == 0:                      # the light check
+        if ctl.referee.phase == 0:                      # the light check
             board.advance(100)
             continue
-        if ctl.agrees():
+        if ctl.referee.agrees():
             return
-        extra, missing, flips = ctl.differences()
+        extra, missing, flips = ctl.referee.differences()
         game = ctl.game
         for cell in extra:
             if cell in board.disks:
@@ -50,10 +50,10 @@ def mend(board, limit=200):
 def play_game(board, rng, claim_rate=0.0, faults=None):
     """Play one game to its end following the LEDs; returns the moves played."""
     ctl = board.controller
-    while ctl.phase != 2:
+    while ctl.referee.phase != 2:
         mend(board)
         ctl = board.controller
-        if ctl.phase == 2:
+        if ctl.referee.phase == 2:
             break
         game = ctl.game
         if game.can_claim() and rng.random() < claim_rate:
@@ -110,7 +110,7 @@ def test_complete_physical_game_in_every_rule_set(rules, runtime, tmp_path):
         assert len(saved) == 1
         board.clear()                            # clearing the board starts a new game
         board.advance(100)
-        assert board.controller.game.ply() == 0 and board.controller.phase == 1
+        assert board.controller.game.ply() == 0 and board.controller.referee.phase == 1
 
 
 class Faults:
@@ -143,7 +143,7 @@ class Faults:
 
 def settled_moves(ctl):
     moves = ctl.game.move_stack
-    return moves[:-1] if ctl.tentative != 255 else moves
+    return moves[:-1] if ctl.referee.tentative != 255 else moves
 
 
 @RUNTIMES
@@ -159,5 +159,5 @@ def test_fault_soak(runtime, tmp_path):
             board.command({"cmd": "new_game", "rules": rules})
             game = play_game(board, rng, claim_rate=0.5, faults=faults)
             check_result(game)
-            assert board.controller.phase == 2
+            assert board.controller.referee.phase == 2
     assert faults.cuts >= 10 and faults.lifts >= 10

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from gameboard import archive, boardmap, palette
-from gameboard.controller import _SETTLE_MS as SETTLE_MS, Controller, _coin
+from gameboard.controller import Controller, _coin
+from gameboard.referee import SETTLE_MS
 from gameboard.layout import Layout
 from host_sim.simboard import SimBoard
 from iago import othello, record
@@ -88,10 +89,10 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
         asked = asked_for(looks(board))
         assert {name(c): f for c, f in asked.items()} == {"d4": "L", "e5": "L", "d5": "D",
                                                           "e4": "D"}
-        assert sorted(name(c) for c in ctl.differences()[1]) == ["d4", "d5", "e4", "e5"]
+        assert sorted(name(c) for c in ctl.referee.differences()[1]) == ["d4", "d5", "e4", "e5"]
         for cell, face in asked.items():
             board.place(cell, face)
-        assert ctl.agrees()
+        assert ctl.referee.agrees()
         board.advance(1500 - board.clock.us // 1000 % 1500 + 40)   # the corners' flash
         assert glowing(board, palette.HINT_LIGHT) == sorted(game.legal_moves)
         assert [ctl.view.colours[c] for c in corners] == [palette.LIGHT] * 3
@@ -122,7 +123,7 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
                 board.flip(cell)
             board.advance(400)
             log += board.received()
-            assert ctl.agrees() and ctl.flips_pending() == []
+            assert ctl.referee.agrees() and ctl.flips_pending() == []
             if game.is_game_over():
                 break
             if game.turn == mover:
@@ -145,7 +146,7 @@ def test_a_whole_physical_game_of_othello_on_the_8x8_map():
         starts = [sum(times[:k]) for k in range(len(times))]
 
         def reach(tenth):                       # a tenth of a second into the display
-            now = (board.app.clock.ticks_ms() - ctl.view.phase_since) & 0x3FFFFFFF
+            now = (board.app.clock.ticks_ms() - ctl.referee.phase_since) & 0x3FFFFFFF
             board.advance((tenth * 100 + 50 - now) % (result[2] * 100))
 
         reach(starts[0] + 5)
@@ -200,8 +201,7 @@ def othello_set_out(text):
     """A controller of an 8x8 board whose game is at `text`, every disk of it on the board,
     after dark places on c8 (not on rank 1, which holds the settings before a placement)."""
     ctl = Controller(layout=Layout("square", 8), coin=lambda: 0)
-    ctl.game = othello.Board(text)
-    ctl._game_changed()
+    ctl.restore(othello.Board(text), [])
     ctl.tick(1000)
     for cell in range(64):
         if ctl.game.cell(cell):
@@ -245,7 +245,7 @@ def test_settings_on_rank_1_and_the_demo_square_before_the_first_placement():
         board.command({"cmd": "settings", "settings": {"computer": "none"}})
         board.received()
         board.place("g1", rest_ms=100)  # the demo square: no placement, no red blink
-        assert ctl.view.colours[6] == palette.OFF and ctl.differences()[0] == []
+        assert ctl.view.colours[6] == palette.OFF and ctl.referee.differences()[0] == []
         board.advance(2000)
         board.lift("g1")
         board.advance(100)
@@ -278,20 +278,20 @@ def test_an_io_opening_on_the_9x9_map():
             board.place(name)
             board.advance(100)
             sides.append(mover)
-            assert game.peek() == cell and ctl.agrees()
+            assert game.peek() == cell and ctl.referee.agrees()
         assert sides == [2, 1, 1, 2, 2, 1, 1, 2]
         assert game.turn == 2 and game.text().endswith("free")
         # A stone where the rules allow none (not free: next to a stone) blinks red fast and
         # is not played; lifted, the game goes on.
         board.place("e6")
-        assert game.ply() == 8 and grid.cell_name(ctl.differences()[0][0]) == "e6"
+        assert game.ply() == 8 and grid.cell_name(ctl.referee.differences()[0][0]) == "e6"
         shown = set()
         for _ in range(8):
             board.advance(30)
             shown.add(ctl.view.colours[grid.parse_cell("e6")])
         assert shown == {palette.ERROR, palette.OFF}
         board.lift("e6")
-        assert ctl.agrees()
+        assert ctl.referee.agrees()
 
 
 def test_the_computers_first_io_stone_may_fall_on_a_settings_square():
@@ -299,7 +299,7 @@ def test_the_computers_first_io_stone_may_fall_on_a_settings_square():
     placement steps a setting, but the square the computer chose takes its stone."""
     ctl = Controller(layout=Layout("square", 9))
     ctl.tick(1000)
-    ctl.view.chosen = 0            # as if the computer, playing White, chose a1
+    ctl.referee.chosen = 0            # as if the computer, playing White, chose a1
     ctl.switch(0, True, 1100)
     ctl.tick(1500)
     assert ctl.game.move_stack == [0] and ctl.settings.hints is True
@@ -424,7 +424,7 @@ def test_the_computer_keeps_to_the_square_boards_caps(monkeypatch, size, nodes, 
         if ctl.game.cell(cell):
             ctl.switch(cell, True, 0)
     now = 1000
-    while ctl.view.chosen == 255 and now < 100000:
+    while ctl.referee.chosen == 255 and now < 100000:
         ctl.tick(now)
         now += 10
     moves = [e for e in ctl.outbox if e["event"] == "computer_move"]

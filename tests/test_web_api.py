@@ -701,10 +701,10 @@ def test_a_real_board_in_its_self_test_is_shown_without_a_game():
     from host_sim.web.ledview import derived_leds, inferred_disks, layout_of
     with SimBoard() as board:
         board.advance(1200)
-        board.app.start_selftest(board.clock.ms)
+        board.app.hand_over("selftest", board.clock.ms)
         board.place("C3")
         board.advance(50)
-        state = board.controller.state()
+        state = board.mode.state()
         assert state["phase"] == "selftest" and "position" not in state
         assert inferred_disks(state) == {"C3": "?"}
         layout = layout_of({"position": "5/6/7/8/9/8/7/6/5 D", "rules": "standard"})

@@ -94,7 +94,7 @@ def test_the_self_test_is_shown_and_the_game_actions_are_off(opened, in_process)
     sim = in_process.driver
     page = opened(in_process.url)
     expect_text(page, "#turn", "Dark to move")
-    sim.call(lambda body: sim.board.app.start_selftest(sim.board.clock.ms))
+    sim.call(lambda body: sim.board.app.hand_over("selftest", sim.board.clock.ms))
     expect_text(page, "#turn", "Self-test")
     expect_text(page, "#status", "Self-test")
     for selector in ("#new-game", "#take-back", "#suggest", "#demo", "#load", "#set-rules",

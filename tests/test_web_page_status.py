@@ -117,7 +117,7 @@ def test_the_self_test_is_said(browser, in_process):  # noqa: F811
     sim = in_process.driver
     context, page, _ = open_page(browser, in_process.url, 1360, 900)
     expect_text(page, "#turn", "Dark to move")
-    sim.call(lambda body: sim.board.app.start_selftest(sim.board.clock.ms))
+    sim.call(lambda body: sim.board.app.hand_over("selftest", sim.board.clock.ms))
     expect_text(page, "#status", "Self-test: every LED lights in turn.")
     expect_text(page, "#turn", "Self-test")
     sim.call(lambda body: setattr(sim, "speed", 8))

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from gameboard import palette
+from gameboard.app import FIRMWARE_VERSION
 from host_sim.simboard import SimBoard
 from test_web_e2e import browser, expect_text, hexagon, led_shows, moves_shown, wire  # noqa: F401
 from test_web_site import open_page, ready, site_url  # noqa: F401
@@ -64,7 +65,7 @@ def board_on_usb(browser, site_url):
 def test_the_page_shows_and_commands_a_board_over_web_serial(board_on_usb):
     page, host = board_on_usb
     expect_text(page, "#source", "USB (Web Serial)")
-    expect_text(page, "#source", "firmware 0.4.0")
+    expect_text(page, "#source", "firmware " + FIRMWARE_VERSION)
     expect_text(page, "#turn", "Dark to move")
     assert page.input_value("#board-source") == "serial"
     # The page's LED colours are the firmware's painter's, worked out from the board's state.

@@ -167,7 +167,7 @@ def test_the_replay_stops_with_a_message_when_the_demo_takes_the_board(sim):
 
 def test_the_self_test_taking_the_board_stops_neither_auto_flip_nor_the_hands(sim):
     sim.handle("autoflip", {"on": True})
-    sim.call(lambda body: sim.board.app.start_selftest(sim.board.clock.ms))
+    sim.call(lambda body: sim.board.app.hand_over("selftest", sim.board.clock.ms))
     wait(lambda: _state(sim)["state"]["phase"] == "selftest" and
          _state(sim)["state"]["selftest"] != "lights", what="the self-test past its lights")
     assert sim.handle("place", {"cell": "E4"})["face"] == "D"

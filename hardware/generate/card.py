@@ -7,7 +7,7 @@ What the card says is data, in one place: hardware/card.toml (every LED pattern 
 docs/board.md as the hex's colours in turn, the settings hexes' values in words, the gestures
 and the scoring rule). The colours are the firmware's own: the palette of
 firmware/lib/gameboard/palette.py by name, and each settings hex's colour for each value as the
-firmware's painter (gameboard/painter.py) paints it before the first placement.
+firmware's controller and painter (gameboard/painter.py) paint it before the first placement.
 
 The PDF is written with ReportLab in its invariant mode (no dates, fixed document id) and the
 standard Helvetica fonts (not embedded), so the output is the same byte for byte on every run.
@@ -20,8 +20,10 @@ import sys
 import tomllib
 from pathlib import Path
 
-from gameboard import archive, painter, palette
+from gameboard import archive, palette
+from gameboard.controller import Controller
 from gameboard.layout import hex_layout
+from gameboard.referee import PLAY
 from gameboard.settings import BRIGHTNESS_LEVELS, CHOICES, NAMES, Settings
 
 from hardware.generate import HARDWARE
@@ -128,12 +130,10 @@ def setting_colours():
         shades = []
         for value in CHOICES[i]:
             settings = Settings(**{name: value}) if name != "penalty" else Settings(penalty=value)
-            view = painter.BoardView(layout, settings)
-            view.game = layout.new_board(settings)
-            view.phase = painter.PLAY
-            view.pregame = True
-            painter.compose(view, 0)
-            rgb = palette.rgb(palette.STANDARD, view.colours[cell])
+            board = Controller(settings, 0, layout)
+            board.referee.enter(PLAY, 0)      # the light check over, no placement yet
+            board.compose(0)
+            rgb = palette.rgb(palette.STANDARD, board.view.colours[cell])
             if name == "brightness":
                 k = (BRIGHTNESS_LEVELS[value] / 255.0) ** (1 / GAMMA)
                 rgb = tuple(round(v * k) for v in rgb)

@@ -2,23 +2,23 @@
 
 The host link reports the game, not the switches or the LEDs. The disks follow from the state
 (every disk of the game but the missing ones, plus the extra ones), and the LED colours from
-the firmware's own LED painter (gameboard/painter.py) and LED pipeline, run on the host with
-a BoardView built from that state.
+the firmware's own code run on the host: its controller holds the state, its referee
+(gameboard/referee.py) reads those disks against the game as the board's did, and its painter
+(gameboard/painter.py) and LED pipeline draw that reading.
 The board's shape and game come from the state too (`layout_of`): the hex board's Iago, or
 Othello and Io on a square board.
 """
 
 import iago
-from gameboard import painter
-from gameboard.survey import PHASE_NAMES
+from gameboard.controller import Controller
 from gameboard.layout import Layout, hex_layout
 from gameboard.leds import LedOutput
+from gameboard.referee import OVER, PHASE_NAMES
 from gameboard.settings import NAMES as SETTING_NAMES
 from gameboard.settings import Settings
 
 from host_sim.render import FACES, turned_faces
 from host_sim.web import records
-
 
 
 def layout_of(state):
@@ -92,7 +92,6 @@ def derived_leds(state, bmap, now_ms, startup_ms=0, layout=None):
     if state.get("phase") == "selftest":
         return [(0, 0, 0)] * (layout.cells if layout else hex_layout().cells)
     layout = layout or layout_of(state)
-    parse = layout.parse_cell
     settings = Settings.from_dict(state["settings"])
     if state.get("phase") == "demo":
         from gameboard.demo import Demo
@@ -100,30 +99,34 @@ def derived_leds(state, bmap, now_ms, startup_ms=0, layout=None):
         ctl.show(records.position_board(state))
         ctl.compose(now_ms)
         return _wire(ctl.frame, settings, bmap)
-    view = painter.BoardView(layout, settings)
+    board = reading(state, layout, settings, startup_ms)
+    board.compose(now_ms)
+    return _wire(board.frame, settings, bmap)
+
+
+def reading(state, layout, settings, startup_ms=0):
+    """The firmware's own Controller (gameboard/controller.py) holding a board's reported
+    `state`: its game, the disks the state implies with their faces, the disk waiting its
+    turn, whether the board is ready (legal moves are reported only then), read by its
+    referee as the board read them; `compose(now)` paints what the board's LEDs show."""
+    parse = layout.parse_cell
+    board = Controller(settings, startup_ms, layout, coin=lambda: 0)
     try:
-        view.game = records.board_of(state)     # with its history: the settings cells
+        game = records.board_of(state)          # with its history: the settings hexes
     except iago.IagoError:                      # light up only before the first placement
-        view.game = records.position_board(state)
-    view.phase = PHASE_NAMES.index(state["phase"])
-    view.phase_since = startup_ms
-    view.pregame = view.game.ply() == 0 and view.phase == painter.PLAY
+        game = records.position_board(state)
+    board.restore(game, [parse(name) for name in state.get("flips_pending") or ()])
+    referee = board.referee
     for name in inferred_disks(state, layout):
-        view.present[parse(name)] = 1
-    for name in state.get("legal") or ():
-        view.hint[parse(name)] = 1
-    # Legal moves are reported only when every hex agrees, as hints glow only then.
-    view.show_hints = settings.hints and bool(state.get("legal"))
-    for name in state.get("flips_pending") or ():
-        view.face_ok[parse(name)] = 0
+        referee.present[parse(name)] = 1
     if state.get("waiting"):
-        view.waiting = parse(state["waiting"])
-        view.present[view.waiting] = 1
+        referee.waiting = parse(state["waiting"])
+    referee.enter(PHASE_NAMES.index(state["phase"]), startup_ms)    # read again
+    referee.ready = bool(state.get("legal"))
     outcome = state.get("outcome")
     if outcome:
-        view.winner = iago.DARK if outcome["winner"] == "dark" else iago.LIGHT
-    painter.compose(view, now_ms)
-    return _wire(view.frame, settings, bmap)
+        board.view.winner = iago.DARK if outcome["winner"] == "dark" else iago.LIGHT
+    return board
 
 
 def _wire(frame, settings, bmap):
@@ -132,10 +135,6 @@ def _wire(frame, settings, bmap):
     scale = leds.scale
     return [tuple((leds.level(frame[c * 3 + i]) * scale) >> 12 for i in range(3))
             for c in range(len(frame) // 3)]
-
-
-SCORE_WORDS = {"inner": "inner count", "outer": "outer count", "score": "score",
-               "count": "count of disks", "winner": "who won"}
 
 
 def score_numbers(game, layout):
@@ -152,22 +151,23 @@ def score_numbers(game, layout):
     return out
 
 
-def score_screen(view, now_ms):
-    """What the LEDs show at `now_ms` of a finished game's score (view.result, from
-    gameboard/archive.py, since view.phase_since), for the page's caption: {"what": "winner"} on
-    the first screen, else {"side", "what", "number", "digit": the digit lit or None between
-    two, "place": its place in the number from 1, "digits"}; None with no score shown."""
-    result = view.result
-    if not result:
+def score_screen(controller, now_ms):
+    """What the LEDs of the game's `controller` show at `now_ms` of a finished game's score
+    (its view.result, from gameboard/archive.py, since the game ended), for the page's
+    caption: {"what": "winner"} on the first screen, else {"side", "what", "number", "digit":
+    the digit lit or None between two, "place": its place in the number from 1, "digits"};
+    None with no score shown."""
+    result = controller.view.result
+    if not result or controller.referee.phase != OVER:
         return None
-    since = (now_ms - view.phase_since) % (result[2] * 100)
+    since = (now_ms - controller.referee.phase_since) % (result[2] * 100)
     k = 0
     while since >= (result[3 + k] & 0x7F) * 100:
         since -= (result[3 + k] & 0x7F) * 100
         k += 1
     if k == 0:
         return {"what": "winner"}
-    for side, what, number in score_numbers(view.game, view.layout):
+    for side, what, number in score_numbers(controller.game, controller.layout):
         digits = str(number)
         if k <= len(digits):
             return {"side": iago.side_name(side), "what": what, "number": number,

@@ -7,7 +7,7 @@ so every page sees every position.
 """
 
 import iago
-from gameboard.controller import STARTUP
+from gameboard.referee import STARTUP
 
 from host_sim.web import api, records
 from host_sim.web.api import ApiError, conflict
@@ -49,18 +49,18 @@ class Replay:
         board = driver.board
         if self.index == self.target or not board.powered or driver.flipping:
             return
-        ctl = board.controller
-        if ctl is not board.app.game:                      # the demo or the self-test
+        ctl = board.mode
+        if ctl is not board.controller:                    # the demo or the self-test
             self.error = ("the board left the game for %s: load the record again once "
                           "it is back (a disk put down stops the demo)" % (
                               "its demo" if ctl.state().get("phase") == "demo" else
                               "its self-test"))
             self.target = self.index
             return
-        if ctl.phase == STARTUP:                           # the light check
+        if ctl.referee.phase == STARTUP:                   # the light check
             return
         played = [iago.cell_name(c) for c in ctl.game.move_stack]
-        if played != self.moves[:self.index] or not ctl.agrees():
+        if played != self.moves[:self.index] or not ctl.referee.agrees():
             self.error = ("the board left the record (it shows %d placements, the replay "
                           "expected %d in place): load the record again" % (
                               len(played), self.index))

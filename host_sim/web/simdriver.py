@@ -29,7 +29,6 @@ import time as _time
 import traceback
 
 import iago
-from gameboard.painter import OVER
 
 from host_sim.fakes.machine import WDT_RESET
 from host_sim.render import turned_faces
@@ -251,7 +250,7 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
             self._ready.set()
             return
         self.hub.log("note", "simulated board %s, firmware %s" % (
-            self.board.boardmap.name, _firmware_version()), "server")
+            self.board.boardmap.name, firmware_version()), "server")
         self._publish_state()
         self.hub.publish_leds(self._led_hexes())
         self._ready.set()
@@ -417,16 +416,15 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
     def _publish_state(self):
         board = self.board
         self._tidy_hand()
-        ctl = board.controller
-        state = ctl.state() if ctl is not None else None
+        mode = board.mode
+        state = mode.state() if mode is not None else None
         if state is not None:
             self._last_state = state
-        view = getattr(ctl, "view", None)       # the demo and the self-test have none
-        shown = score_screen(view, board.app.clock.ticks_ms()) if (
-            view is not None and board.app is not None and view.phase == OVER) else None
+        shown = score_screen(mode, board.app.clock.ticks_ms()) if (
+            mode is not None and mode is board.controller) else None
         self.hub.publish_state(board_snapshot(
             self.mode, state, self.layout,
-            board=board.boardmap.name, powered=board.powered, firmware=_firmware_version(),
+            board=board.boardmap.name, powered=board.powered, firmware=firmware_version(),
             disks={self._name(c): f for c, f in sorted(board.disks.items())},
             hand={self._name(c): f for c, f in sorted(self.hand.items())},
             flipping=sorted(self._name(c) for c in self.flipping),
@@ -453,6 +451,7 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
         return "".join("%02x%02x%02x" % tuple(colours[c]) for c in range(self.layout.cells))
 
 
-def _firmware_version():
+def firmware_version():
+    """The firmware's version, as its host link's `version` reports it (the page's board too)."""
     from gameboard.app import FIRMWARE_VERSION
     return FIRMWARE_VERSION

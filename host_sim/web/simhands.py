@@ -5,7 +5,8 @@ flipping, remove_asked and timeline (SimDriver.__init__ declares them all) and r
 thread."""
 
 import iago
-from gameboard.controller import NONE, STARTUP
+from gameboard import NO_CELL
+from gameboard.referee import STARTUP
 
 from host_sim.render import FACES
 from host_sim.web import api, records
@@ -23,7 +24,7 @@ class SimHands:
     def _game(self):
         """The game's controller (None without power): the demo or the self-test may have the
         board's LEDs, but never its game."""
-        return self.board.app.game if self.board.powered else None
+        return self.board.controller if self.board.powered else None
 
     def _game_face(self, cell):
         """The face the game has on `cell` ("D", "L", "d", "l") or None."""
@@ -136,14 +137,14 @@ class SimHands:
     def _autoflip(self):
         if not self.autoflip or not self.board.powered or self._timeline or self.flipping:
             return
-        ctl = self.board.controller
-        if ctl is not self._game() or ctl.phase == STARTUP:   # the demo, self-test, light check
-            return
+        ctl = self._game()
+        if self.board.mode is not ctl or ctl.referee.phase == STARTUP:
+            return                                  # the demo, the self-test, the light check
         for cell in list(self.remove_asked):
             if cell in self.board.disks and ctl.game.cell(cell) == iago.EMPTY:
                 self.board.lift(cell, hold_ms=0)
             self.remove_asked.discard(cell)
-        if ctl.tentative != NONE:
+        if ctl.referee.tentative != NO_CELL:
             return
         pending = [c for c in ctl.flips_pending() if c in self.board.disks]
         for i, cell in enumerate(pending):
@@ -151,7 +152,7 @@ class SimHands:
                            cell)
 
     def _auto_flip_one(self, cell, _face):
-        ctl = self.board.controller
+        ctl = self.board.mode
         if (ctl is not None and cell in self.board.disks and cell not in self.flipping and
                 cell in ctl.flips_pending()):
             self._start_flip(cell, AUTO_HAND_MS)

@@ -266,8 +266,9 @@ def scenario():
     return events, kinds
 
 
-def board_emu(emu_dir, work, files, events, tail_ms, t0=None):
-    """Run board-emu.mjs on `files` with `events`; the report (dict)."""
+def board_emu(emu_dir, work, files, events, tail_ms, t0=None, timeout=900):
+    """Run board-emu.mjs on `files` with `events`; the report (dict). `timeout`: wall
+    seconds."""
     work = Path(work)
     work.mkdir(parents=True, exist_ok=True)
     (work / "board.json").write_text(json.dumps(emulator_config(files)))
@@ -277,7 +278,7 @@ def board_emu(emu_dir, work, files, events, tail_ms, t0=None):
             "--scenario", str(work / "scenario.json"), "--out", str(out)]
     if t0:
         argv += ["--t0", t0]
-    proc = subprocess.run(argv, cwd=emu_dir, capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(argv, cwd=emu_dir, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0 or not out.exists():
         raise RuntimeError("board-emu.mjs failed:\n" + (proc.stderr + proc.stdout)[-3000:])
     return json.loads(out.read_text())

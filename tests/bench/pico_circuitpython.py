@@ -62,7 +62,7 @@ def build_files(dest):
     return dest
 
 
-def cp_board_emu(emu_dir, work, files, events, tail_ms, t0=T0):
+def cp_board_emu(emu_dir, work, files, events, tail_ms, t0=T0, timeout=3600):
     work = Path(work)
     work.mkdir(parents=True, exist_ok=True)
     config = pico_board.emulator_config(files)
@@ -72,7 +72,7 @@ def cp_board_emu(emu_dir, work, files, events, tail_ms, t0=T0):
     out = work / "report.json"
     argv = ["node", str(Path(emu_dir) / "cp-board-emu.mjs"), "--config", str(work / "board.json"),
             "--scenario", str(work / "scenario.json"), "--out", str(out), "--t0", t0]
-    proc = subprocess.run(argv, cwd=emu_dir, capture_output=True, text=True, timeout=3600)
+    proc = subprocess.run(argv, cwd=emu_dir, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0 or not out.exists():
         raise RuntimeError("cp-board-emu.mjs failed:\n" + (proc.stderr + proc.stdout)[-3000:])
     report = json.loads(out.read_text())

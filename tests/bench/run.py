@@ -49,7 +49,9 @@ TARGETS = {
     "place_to_light_max": ("ms", 25.0),
     "game_place_to_light_max": ("ms", 25.0),
     "place_to_frame_max": ("ms", 8.0),
-    "heap_in_play_max": ("B", 64 * 1024),
+    # The heap in play (docs/architecture.md): at most 80 KB; tests/bench/pico_heap.py holds
+    # at least 100 KB free through a game against the computer and the demo.
+    "heap_in_play_max": ("B", 80 * 1024),
 }
 
 

@@ -2,6 +2,8 @@
 
 import sys
 
+NO_CELL = 255    # a cell number that names no hex: no disk waiting, no hex chosen, ...
+
 
 def elapsed(now, then):
     """Milliseconds from `then` to `now` on MicroPython's clock, time.ticks_ms(), which wraps

@@ -1,19 +1,24 @@
 """The board's main loop, built from the board map; main.py runs `main()`.
 
 `App` wires the pieces and runs one loop iteration per `step()`, phase by phase: scan the
-reed matrix, light the disks at their first contact, debounce and feed the switch events to the
-controller, let the controller's timers run, refresh the LEDs when something changed (at once,
-so a placed disk lights within milliseconds) or an animation is due, serve the host link, save,
-and the housekeeping (a finished game's record, the heap, the watchdog, the loop's pace). All
-hardware and the clock are passed in, so the simulator runs this very file.
+reed matrix, debounce it, hand the switch news to whoever has the board (a disk that will be
+played lit at its first contact), let its timers run, refresh the LEDs when something changed
+(at once, so a placed disk lights within milliseconds) or an animation is due, serve the host
+link, save, and the housekeeping (a finished game's record, the heap, the watchdog, the loop's
+pace). The board is the game's controller's, the demo's or the self-test's (gameboard/modes.py):
+`hand_over` gives it from one to another. All hardware and the clock are passed in, so the
+simulator runs this very file.
 """
 
 import gc
 import json
 
-from gameboard import elapsed, forget
-from gameboard.controller import NONE, OVER
-from gameboard.debounce import CROSSING, Debouncer
+from gameboard import NO_CELL, elapsed, forget
+from gameboard.controller import Controller
+from gameboard.debounce import CLOSED, CONTACT, CROSSING, KIND, LOST, Debouncer
+from gameboard.layout import Layout
+from gameboard.leds import LedOutput
+from gameboard.link import Link
 from gameboard.palette import PALETTES
 
 try:
@@ -22,7 +27,7 @@ except ImportError:
     def const(x):
         return x
 
-FIRMWARE_VERSION = "0.4.0"
+FIRMWARE_VERSION = "0.5.0"
 # Private consts are inlined by MicroPython: no global, no interned name.
 _SCAN_PERIOD_MS = const(2)
 _ANIMATION_MS = const(20)   # blinking hexes are redrawn at 50 Hz
@@ -69,9 +74,12 @@ class App:
         self.button_since = 0
         self.raw = bytearray(boardmap.lines)   # one byte of column bits a row line, as scanned
         self.diodes = boardmap.diodes
-        self.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines)
+        # Without diodes a closing may be a ghost until debounced: no light at first contact.
+        self.debouncer = Debouncer(boardmap.debounce_ms, rows=boardmap.lines,
+                                   contacts=boardmap.diodes)
         # Closings lit at first contact, before their debounce ends (one bit a crossing).
         self.contact_lit = bytearray(boardmap.lines)
+        self.redraw = False              # a contact lit came to nothing: draw the frame again
         now = clock.ticks_ms()
         self.last_frame = now
         self.frames = 0
@@ -81,27 +89,48 @@ class App:
         self.collected = False           # the heap was collected since
         self.changes = 0                 # switch changes since the last collection
         self.commits = 0                 # saves since the last one that erased a sector
-        # The game's controller (which sees every switch throughout), the LED output and the
-        # host link, with the saved game read back: start.py's work, whose code a Pico drops
-        # once the App stands (app.build).
-        from gameboard import start
-        self.layout, self.game, self.leds, self.link = start.parts(self, now, coin)
-        # Dropped here too when the App is made directly (tests, hosts); a start.build
-        # that is making it runs on, holding its module's globals until it returns.
-        forget("gameboard.start")
-        self.controller = self.game      # in charge of the LEDs now: the game, self-test or demo
+        # The game's controller, with the saved game read back (one that cannot be read is
+        # reported), which sees every switch throughout; the LED output and the host link.
+        self.layout = Layout(boardmap.geometry, boardmap.size)
+        settings, game, flips, problem = _saved_game(saves, self.layout)
+        self.controller = Controller(settings, now, self.layout, coin)
+        if game is not None:
+            self.controller.restore(game, flips)
+        self.mode = self.controller      # who has the board: the game, the demo, the self-test
+        self.leds = LedOutput(boardmap, self.controller.frame)
+        self.link = Link(self.controller, saves, self.write,
+                         {"firmware": FIRMWARE_VERSION, "board": boardmap.name,
+                          "game": self.layout.game}, self.hand_over)
+        if problem:
+            self.link.send_event({"event": "save_error", "error": problem})
         if buttons is not None and buttons.pressed() & 1:   # select held at power-on
-            self.start_selftest(now)
+            self.hand_over("selftest", now)
 
-    def start_selftest(self, now):
-        """Swap the controller for the self-test (select held at power-on, or the host link)."""
-        from gameboard.selftest import take_over
-        return take_over(self, now)
-
-    def start_demo(self, now):
-        """The computer plays both sides on the LEDs until a disk is put down."""
-        from gameboard.demo import take_over
-        return take_over(self, now)
+    def hand_over(self, to, now):
+        """Give the board to "game", "demo" (the computer plays both sides on the LEDs until
+        a disk is put down) or "selftest" (select held at power-on, or the host link);
+        returns the mode that has it now. The demo's and the self-test's code is imported
+        only for them, and the demo's forgotten with the engine it played with when the
+        board comes back to the game (unless the game's computer searches now)."""
+        game = self.controller
+        if to == "demo":
+            from gameboard.demo import Demo
+            mode = Demo(game.settings, now, game.frame, seed=now, layout=self.layout)
+        elif to == "selftest":
+            from gameboard.selftest import SelfTest
+            # Modes share an interface, not a class (gameboard/modes.py).
+            mode = SelfTest(game.settings, now, self.boardmap.cell_of_led,  # type: ignore[assignment]
+                            game.frame, game.referee.present, layout=self.layout)
+        else:
+            self.link.pump()             # the demo's last events
+            game.resume()
+            mode = game                  # type: ignore[assignment]
+            forget("gameboard.demo", "gameboard.modes")
+            if game.search is None:
+                forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
+        self.mode = mode                 # type: ignore[assignment]
+        self.link.serve(mode)
+        return mode
 
     def write(self, text):
         if self.serial is not None:
@@ -111,15 +140,12 @@ class App:
         """One loop iteration, phase by phase; allocates nothing when nothing happens."""
         now = self.clock.ticks_ms()
         self.matrix.scan(self.raw)                          # scan
-        deb = self.debouncer
-        deb.update(self.raw, now)
-        if self.diodes and (deb.busy() or any(self.contact_lit)):   # (any(): no allocation)
-            self._light_contacts()                          # light the contacts
-        self._switch_events(now)                            # debounced: to the controller
+        self.debouncer.update(self.raw, now)                # debounce
+        self._switch_events(now)                            # the switch news, to the mode
         if self.buttons is not None:
             self._read_buttons(now)
-        ctl = self.tick(now)                                # the controller's timers
-        if ctl.dirty or elapsed(now, self.last_frame) >= _ANIMATION_MS:
+        mode = self.tick(now)                               # its timers
+        if mode.dirty or self.redraw or elapsed(now, self.last_frame) >= _ANIMATION_MS:
             self.refresh(now)                               # the LED frame
         if self.serial is not None:                         # the host link
             data = self.serial.read()
@@ -127,43 +153,21 @@ class App:
                 self.link.feed(data, now)
                 # What a command changed is on the LEDs before the save it causes stops the
                 # loop (up to 130 ms; on CircuitPython a sector erase, 60 ms).
-                if self.controller.dirty:
+                if self.mode.dirty:
                     self.refresh(now)
-        if ctl.outbox:
+        if mode.outbox:
             self.link.pump()
-        self.save(now, ctl)                                 # saves
-        self._finish(now, ctl)                              # records, heap, watchdog, pace
+        self.save(now, mode)                                # saves
+        self._finish(now)                                   # records, heap, watchdog, pace
 
     # --- the phases of a step -------------------------------------------------------------
 
-    def _light_contacts(self):
-        """Light a disk that will be played at the first scan that sees its switch close,
-        not 10 ms later when the closing is debounced (a matrix with diodes only: without,
-        a closing may be a ghost until debounced). A contact that opens again before its
-        debounce ends (a bounce, a disk slid past) is painted over by the next frame."""
-        deb = self.debouncer
-        lit = self.contact_lit
-        ctl = self.controller
-        state = deb.state
-        contacts = deb.closing
-        for r in range(len(lit)):
-            closing = contacts[r]
-            kept = lit[r] & (closing | state[r])   # a closed one is played in this step
-            if kept != lit[r]:
-                ctl.dirty = True            # a contact that came to nothing
-            new = closing & ~kept
-            lit[r] = kept | new
-            c = 0
-            while new:
-                if new & 1 and not self._light_first((r << 3) + c, True):
-                    lit[r] &= ~(1 << c)    # not lit: lit when debounced, if ever
-                new >>= 1
-                c += 1
-
     def _switch_events(self, now):
-        """The debounced switch changes to the controller in charge (and to the game's, the
-        demo's stopping disk)."""
-        ctl = self.controller
+        """The switch news to the mode that has the board (and to the game's, the demo's
+        stopping disk): a first contact lit if the game will play it, a contact lost painted
+        over, a debounced change handed on."""
+        mode = self.mode
+        game = self.controller
         lit = self.contact_lit
         cell_of = self.boardmap.cell_of_crossing
         events = self.debouncer.events
@@ -172,97 +176,101 @@ class App:
             if event < 0:
                 return
             crossing = event & CROSSING
+            kind = event & KIND
+            row = crossing >> 3
             bit = 1 << (crossing & 7)
-            first_lit = lit[crossing >> 3] & bit
-            lit[crossing >> 3] &= ~bit
+            if kind == CONTACT:
+                if self._light_first(crossing, True):
+                    lit[row] |= bit
+                continue
+            first_lit = lit[row] & bit
+            lit[row] &= ~bit
+            if kind == LOST:
+                if first_lit:
+                    self.redraw = True      # lit at contact, come to nothing: painted over
+                continue
             cell = cell_of[crossing]
             self.active_at = now
             self.collected = False
             self.changes += 1
-            if cell != NONE:
-                closed = event >> 7
+            if cell != NO_CELL:
+                closed = 1 if kind == CLOSED else 0
                 ghost = closed and not self.diodes and self._ghostly(crossing)
                 if closed and not ghost and not first_lit:
                     self._light_first(crossing, False)
-                ctl.switch(cell, closed, now, ghost)
-                if ctl is not self.game and ctl.shares_board:
-                    self.game.switch(cell, closed, now, ghost)   # the demo's stopping disk
+                mode.switch(cell, closed, now, ghost)
+                if mode is not game and mode.shares_board:
+                    game.switch(cell, closed, now, ghost)   # the demo's stopping disk
 
     def tick(self, now):
-        """The controller's timers; who has the board next (the demo starts or stops)."""
-        ctl = self.controller
-        ctl.tick(now)
-        if ctl is self.game:
-            if ctl.demo_requested:
-                return self.start_demo(now)
-        elif ctl.stopped:
-            from gameboard import demo
-            return demo.give_back(self)
-        return ctl
+        """The mode's timers; who has the board next (the demo starts or stops)."""
+        mode = self.mode
+        mode.tick(now)
+        if mode is self.controller:
+            if mode.wants_demo():
+                return self.hand_over("demo", now)
+        elif mode.stopped:
+            return self.hand_over("game", now)
+        return mode
 
     def refresh(self, now):
         """Compose the frame and send it to the LEDs if it changed."""
-        ctl = self.controller
-        ctl.dirty = False
+        mode = self.mode
+        self.redraw = False
         self.last_frame = now
-        ctl.compose(now)
+        mode.compose(now)
         if any(self.contact_lit):
-            self._keep_contacts(ctl)
+            self._keep_contacts(mode)
         leds = self.leds
-        leds.brightness = ctl.settings.brightness_level()
+        leds.brightness = mode.settings.brightness_level()
         sent = leds.render()
         if sent:
             self.pixels.show(leds.wire)
             self.frames += 1
         self.timed(sent)
 
-    def save(self, now, ctl):
+    def save(self, now, mode):
         """The game at a save point, never while a switch changes (a save blocks the loop for
         70-130 ms on a Pico); else, once the players are still, a save written again to bring
         littlefs's compaction forward (_PAD_FROM)."""
-        if (ctl.save_due and not self.debouncer.busy() and
+        if (mode.save_due and not self.debouncer.busy() and
                 (self.flash_error is None or elapsed(now, self.flash_error_at) >= _RETRY_MS)):
-            ctl.save_due = False
             try:
-                if ctl.tentative != NONE:
-                    # Never a placement that has not settled: it may be a slide. Before it the
-                    # board agreed, so nothing was left to turn.
-                    self.saves.save(ctl.settings, ctl.game, (), True)
-                else:
-                    self.saves.save(ctl.settings, ctl.game, ctl.flips_pending())
+                mode.save(self.saves)
                 self._flash_ok()
                 self._count_commit(now)
             except (OSError, MemoryError) as exc:
-                ctl.save_due = True          # tried again later; play goes on meanwhile
+                # Tried again later (it is still due); play goes on meanwhile.
                 self._flash_failed(now, "the game cannot be saved", exc)
         elif (_PAD_FROM <= self.commits < _PAD_UNTIL and self.flash_error is None and
-              elapsed(now, self.active_at) >= _PAD_IDLE_MS and self.game.tentative == NONE):
+              elapsed(now, self.active_at) >= _PAD_IDLE_MS and
+              self.controller.referee.tentative == NO_CELL):
             try:
                 self.saves.save_again()
                 self._count_commit(now)
             except (OSError, MemoryError):
                 self.commits = _PAD_UNTIL    # the next real save reports it
 
-    def _finish(self, now, ctl):
+    def _finish(self, now):
         """A finished game's record, then its score; the heap collected in a quiet step; the
         watchdog fed; the step timed for `stats`, and the loop kept to its pace."""
-        if ctl.finished is not None or (ctl is self.game and ctl.phase == OVER and
-                                        ctl.view.result is None):
+        game = self.controller
+        if game.finished is not None or (self.mode is game and game.score_due()):
             # A finished game's record kept, and a step later its score for the LEDs, which
             # show it until the board is cleared: each takes tens of milliseconds on a Pico.
             from gameboard import archive
-            if ctl.finished is not None:
+            if game.finished is not None:
                 try:
-                    game_id = archive.save_finished(self.saves, ctl.finished, ctl.settings)
+                    game_id = archive.save_finished(self.saves, game.record_due(),
+                                                    game.settings)
                     self.link.send_event({"event": "saved_game", "game": game_id})
                 except (OSError, MemoryError) as exc:
                     self._flash_failed(now, "the finished game's record cannot be kept", exc)
-                ctl.finished = None
             else:
                 try:
-                    archive.score(ctl.view)
+                    game.show_score(archive.score(game.game, self.layout))
                 except MemoryError:
-                    ctl.view.result = b""           # the winner's disks alone, then
+                    game.show_score(b"")           # the winner's disks alone, then
             archive.forget()
         clock = self.clock
         if not self.collected and (
@@ -293,31 +301,32 @@ class App:
         timing = self.link.timing    # the stats time from the closing (None until asked)
         if timing is not None and timing.closed_at_us < 0:
             timing.closed_at_us = self.clock.ticks_us()
-        ctl = self.controller
+        game = self.controller
         cell = self.boardmap.cell_of_crossing[crossing]
         colour = -1
-        if cell != NONE and ctl is self.game:
-            colour = ctl.placement_colour(cell)
+        if cell != NO_CELL and self.mode is game:
+            colour = game.placement_colour(cell)
         if colour >= 0:
-            self.pixels.show(self.leds.light(cell, PALETTES[ctl.settings.palette], colour))
+            self.pixels.show(self.leds.light(cell, PALETTES[game.settings.palette], colour))
             self.timed(True)
             return True
         if pending and timing is not None:
             timing.closed_at_us = -1     # timed when debounced, if ever
         return False
 
-    def _keep_contacts(self, ctl):
+    def _keep_contacts(self, mode):
         """The frames composed while a lit contact is being debounced keep it lit."""
         lit = self.contact_lit
         cell_of = self.boardmap.cell_of_crossing
-        pal = PALETTES[ctl.settings.palette]
+        pal = PALETTES[mode.settings.palette]
         for r in range(len(lit)):
             bits = lit[r]
             c = 0
             while bits:
                 if bits & 1:
                     cell = cell_of[(r << 3) + c]
-                    colour = ctl.placement_colour(cell) if ctl is self.game else -1
+                    colour = (mode.placement_colour(cell) if mode is self.controller
+                              else -1)
                     if colour < 0:
                         lit[r] &= ~(1 << c)
                     else:
@@ -343,20 +352,18 @@ class App:
 
     def _flash_failed(self, now, what, exc):
         """A full or read-only flash, or a file where a folder belongs: reported once on the
-        link and shown on the LEDs (the controller's view.flash_fault); the game goes on unsaved."""
+        link and shown on the LEDs (a red pulse on the corners); the game goes on unsaved."""
         first = self.flash_error is None
         self.flash_error = "%s: %r" % (what, exc)
         self.flash_error_at = now
-        self.game.view.flash_fault = True
-        self.game.dirty = True
+        self.controller.show_flash_fault(True)
         if first:
             self.link.send_event({"event": "save_error", "error": self.flash_error})
 
     def _flash_ok(self):
         if self.flash_error is not None:
             self.flash_error = None
-            self.game.view.flash_fault = False
-            self.game.dirty = True
+            self.controller.show_flash_fault(False)
             self.link.send_event({"event": "saved", "recovered": True})
 
     def _read_buttons(self, now):
@@ -368,9 +375,9 @@ class App:
             pressed = raw & ~self.button_state
             self.button_state = raw
             if pressed & 1:
-                self.controller.take_back(now)
+                self.mode.take_back(now)
             if pressed & 2:
-                self.controller.claim(now)
+                self.mode.claim(now)
 
     def _ghostly(self, crossing):
         """Without diodes, three closed switches at the corners of a rectangle make the fourth
@@ -385,6 +392,21 @@ class App:
             if r != row and state[r] & bit and state[r] & others:
                 return True
         return False
+
+
+def _saved_game(saves, layout):
+    """(settings, game or None, flips pending, why it could not be read or None).
+    Saves.load sets a damaged save aside and raises SaveError; anything else that escapes it
+    (no heap to read it) still starts a new game, reported, never a loop."""
+    from gameboard.settings import Settings
+    try:
+        loaded = saves.load(layout)
+    except Exception as exc:
+        return Settings(), None, [], str(exc) or exc.__class__.__name__
+    if loaded is None:
+        return Settings(), None, [], None
+    settings, game, flips = loaded
+    return settings, game, flips, None
 
 
 def build(root="/", map_path="/board.json", serial=None, coin=None, restart_after_check=False,
@@ -403,7 +425,7 @@ def build(root="/", map_path="/board.json", serial=None, coin=None, restart_afte
     """
     from gameboard import start
     try:
-        return start.build(root, map_path, serial, coin, restart_after_check, hw)
+        return start.build(App, root, map_path, serial, coin, restart_after_check, hw)
     finally:
         forget("gameboard.start")
 

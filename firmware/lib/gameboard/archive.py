@@ -106,8 +106,9 @@ def read_finished(saves, game_id, layout=None):
         if kind == "iago":
             return raw.decode()
         from gameboard import savedgame
+        from gameboard.saves import FORMATS
         from iago import record
-        return record.write(savedgame.parse(raw, layout)[1])
+        return record.write(savedgame.parse(raw, layout, FORMATS)[1])
     except MemoryError:
         raise
     except Exception as exc:
@@ -199,9 +200,9 @@ def count_restart(saves):
 # stays interned (tests/test_app_micropython.py, the names' budget).
 
 
-def score(view):
-    """The finished game view.game's result as the LEDs show it until the board is cleared
-    (docs/board.md, "The score at the end"): view.result, as bytes:
+def score(game, layout):
+    """The finished `game`'s result on `layout`'s board as the LEDs show it until the board
+    is cleared (docs/board.md, "The score at the end"): the painter's view.result, as bytes:
         [0] k, the number of screens; [1] a cell that flashes on the first screen (the centre
         that broke a tie) or 255; [2] the screens' whole time in tenths of a second;
         [3:3 + k] each screen's time, bit 7 set for light's screens; then screens 1 to k-1,
@@ -210,8 +211,6 @@ def score(view):
     Screen 0 (who won) is painted from the disks. The rest are each side's numbers, a digit a
     screen, hundreds first: Iago's inner and outer counts and score (under simple rules the
     count), or on a square board the count of disks."""
-    game = view.game
-    layout = view.layout
     n = layout.cells
     outcome = game.outcome()
     data = (bytearray(b"\x18"), bytearray())   # the screens' times (who won 2.4 s), screens
@@ -233,7 +232,7 @@ def score(view):
                 data[0].append((9 if k > 1 else 14) | (0x80 if side == 2 else 0))
                 data[1].extend(out)
                 k //= 10
-    view.result = bytes((
+    return bytes((
         len(data[0]),
         layout.demo_cell if outcome.tie_break and layout.kind == "hex" else 255,  # broke a tie
         sum([x & 0x7F for x in data[0]]))) + data[0] + data[1]

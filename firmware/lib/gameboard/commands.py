@@ -8,8 +8,8 @@ here, before anything changes: a command that is refused changes nothing and sav
 import json
 
 import iago
-from gameboard import survey
-from gameboard.painter import NONE, PLAY
+from gameboard import NO_CELL
+from gameboard.referee import PHASE_NAMES, PLAY
 from gameboard.settings import Settings
 
 # The fields each command takes besides "cmd" and "id". Any other is refused, so a misspelt
@@ -59,7 +59,7 @@ def rules_settings(name):
 
 
 def new_game(link, msg, now):
-    ctl = link.controller
+    ctl = link.mode
     settings = None
     first = msg.get("first")
     if "first" in msg:
@@ -69,12 +69,13 @@ def new_game(link, msg, now):
             raise ValueError("first is \"dark\" or \"light\"")
         if not getattr(ctl.game, "COIN_TOSS", False):   # the demo's game is no game
             raise ValueError("%s has no coin toss: dark places first" % ctl.layout.game)
+        first = iago.LIGHT if first == "light" else iago.DARK
     if "settings" in msg:
         if "rules" in msg:
             raise ValueError("new_game takes \"rules\" or \"settings\", not both")
         settings = Settings.from_dict(msg["settings"])
     elif "rules" in msg:
-        data = link.controller.settings.as_dict()
+        data = ctl.settings.as_dict()
         rules = msg["rules"]
         if type(rules) is not str:
             raise ValueError("rules must be a name such as \"standard\"")
@@ -82,39 +83,34 @@ def new_game(link, msg, now):
         settings = Settings.from_dict(data)
     if first is None:
         ctl.new_game(now, "command", settings)
-        return {"state": ctl.state()}
-    coin = ctl.coin
-    ctl.coin = lambda: 1 if first == "light" else 0
-    try:
-        ctl.new_game(now, "command", settings)
-    finally:
-        ctl.coin = coin
+    else:
+        ctl.new_game(now, "command", settings, first)
     return {"state": ctl.state()}
 
 
 def settings(link, msg, now):
-    data = link.controller.settings.as_dict()
+    data = link.mode.settings.as_dict()
     changes = msg.get("settings")
     if not isinstance(changes, dict):
         raise ValueError("settings needs an object \"settings\"")
     for key in changes:
         data[key] = changes[key]
-    link.controller.change_settings(Settings.from_dict(data), now)
-    return {"settings": link.controller.settings.as_dict()}
+    link.mode.change_settings(Settings.from_dict(data), now)
+    return {"settings": link.mode.settings.as_dict()}
 
 
 def take_back(link, msg, now):
-    if not link.controller.take_back(now):
+    if not link.mode.take_back(now):
         raise ValueError("nothing to take back")
-    return {"state": link.controller.state()}
+    return {"state": link.mode.state()}
 
 
 def claim(link, msg, now):
-    return {"granted": link.controller.claim(now)}
+    return {"granted": link.mode.claim(now)}
 
 
 def suggest(link, msg, now):
-    if not link.controller.suggest(now):
+    if not link.mode.suggest(now):
         raise ValueError("no placement to suggest now (game over, not a game, or the remote "
                          "player's turn)")
     return {}
@@ -122,9 +118,8 @@ def suggest(link, msg, now):
 
 def play(link, msg, now):
     """The remote player's move, sent by the host: lit as the computer's is, for the player
-    at the board to put its disk down (gameboard/survey.py `playable`)."""
-    ctl = link.controller
-    game = ctl.game
+    at the board to put its disk down (gameboard/referee.py, `playable`)."""
+    ctl = link.mode
     name = msg["move"]
     if type(name) is not str:
         raise ValueError("play needs a \"move\", a cell name such as \"%s\"" %
@@ -133,10 +128,12 @@ def play(link, msg, now):
     if not remote:
         raise ValueError("no side is remote (the settings' \"remote\")")
     side = iago.side_name(remote)
-    phase = getattr(ctl, "phase", -1)     # the demo and the self-test have none
-    if phase != PLAY or game.is_game_over():
-        raise ValueError("no game in play (%s)" % (
-            survey.PHASE_NAMES[phase] if phase >= 0 else "the board is busy"))
+    referee = getattr(ctl, "referee", None)     # the demo and the self-test have none
+    if referee is None:
+        raise ValueError("no game in play (the board is busy)")
+    game = ctl.game
+    if referee.phase != PLAY or game.is_game_over():
+        raise ValueError("no game in play (%s)" % PHASE_NAMES[referee.phase])
     if game.turn != remote:
         raise ValueError("it is %s's turn: the remote player plays %s" % (
             iago.side_name(game.turn), side))
@@ -144,29 +141,27 @@ def play(link, msg, now):
     if cell not in game.legal_moves:
         raise ValueError("%s is not a legal placement for %s (legal: %s)" % (
             ctl.name(cell), side, " ".join([ctl.name(c) for c in game.legal_moves])))
-    chosen = ctl.view.chosen
-    if chosen != NONE and chosen != cell:
+    chosen = referee.chosen
+    if chosen != NO_CELL and chosen != cell:
         raise ValueError("the remote player's %s is lit already" % ctl.name(chosen))
-    ctl.view.chosen = cell
-    ctl.dirty = True
-    ctl._emit({"event": "remote_move", "cell": ctl.name(cell), "side": side})
-    survey.try_place(ctl, now)     # a disk already waiting on the hex
+    ctl.emit({"event": "remote_move", "cell": ctl.name(cell), "side": side})
+    referee.choose(cell, now)     # a disk already waiting on the hex is played
     return {}
 
 
 def demo(link, msg, now):
-    if link.demo is None:
+    if link.hand_over is None:
         raise ValueError("this board cannot run the demo")
-    if link.controller.settings.remote:
+    if link.mode.settings.remote:
         raise ValueError("no demo in a remote game: the remote player's moves would be lost")
-    link.demo(now)
+    link.hand_over("demo", now)
     return {}
 
 
 def selftest(link, msg, now):
-    if link.selftest is None:
+    if link.hand_over is None:
         raise ValueError("this board cannot run its self-test")
-    link.selftest(now)
+    link.hand_over("selftest", now)
     return {}
 
 
@@ -184,7 +179,7 @@ def game(link, msg, now):
     from gameboard import archive
     try:
         return {"game": game_id, "record": archive.read_finished(
-            link.saves, game_id, getattr(link.controller, "layout", None))}
+            link.saves, game_id, getattr(link.mode, "layout", None))}
     except KeyError:
         raise ValueError("no saved game %d (kept: %s)" % (
             game_id, " ".join(str(i) for i in archive.finished_ids(link.saves)) or "none"))

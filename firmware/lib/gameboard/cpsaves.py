@@ -28,7 +28,7 @@ firmware the drive (docs/circuitpython.md).
 from binascii import crc32
 
 from gameboard import forget
-from gameboard.saves import SaveError, Saves, _exists
+from gameboard.saves import FORMATS, SaveError, Saves, exists
 
 try:
     from micropython import const
@@ -144,14 +144,14 @@ class NvmSaves(Saves):
             why = None
             try:
                 from gameboard import savedgame
-                result = savedgame.parse(line, layout)
+                result = savedgame.parse(line, layout, FORMATS)
                 self._last = line.decode()
                 return result
             except Exception as exc:
                 why = str(exc) or exc.__class__.__name__
             finally:
                 forget("gameboard.savedgame")
-        elif end == 0 and _exists(self.file_path):
+        elif end == 0 and exists(self.file_path):
             return self._load_file(layout)
         elif end is not None:
             return None             # an erased sector, or one set aside: nothing saved
@@ -187,9 +187,11 @@ class NvmSaves(Saves):
         self.game_path = self.file_path
         try:
             from gameboard import savedgame
-            result = savedgame.load(self, layout)
+            result = savedgame.load(self, layout, FORMATS)
             self._from_file = True
             return result
+        except ValueError as exc:
+            raise SaveError(str(exc))
         finally:
             self.game_path = "nvm"
             forget("gameboard.savedgame")

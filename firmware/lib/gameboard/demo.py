@@ -3,16 +3,15 @@
 No disks are needed: every hex shows the disk the demo game has there. Each placement lights
 first, its flips blink for a moment and turn, then after a pause the next side thinks (in
 slices between ticks, so the LEDs keep animating). A finished game shows its result and a new
-one starts. Any disk put down on the board stops the demo (`stopped`); the app then returns
-to the game it left. It has the controller's interface as far as the app and the link use it.
+one starts. Any disk put down on the board stops the demo (`stopped`); the app then gives the
+board back to the game it left (App.hand_over). It is a mode (gameboard/modes.py).
 """
 
-import gameboard
 import iago
 from gameboard import elapsed, palette
 from gameboard.layout import hex_layout
-from gameboard.painter import FACE_COLOUR, paint
 from gameboard.modes import NotPlaying
+from gameboard.painter import FACE_COLOUR, paint
 from gameboard.settings import Settings
 
 try:
@@ -37,6 +36,7 @@ class Demo(NotPlaying):
     # The game's controller keeps seeing the switches meanwhile: the disk that stops the demo
     # is then on the board it returns to.
     shares_board = True
+
     def __init__(self, settings, now, frame=None, seed=0, layout=None):
         self.settings = settings
         self.layout = layout or hex_layout()
@@ -44,8 +44,6 @@ class Demo(NotPlaying):
         self.frame = frame if frame is not None else bytearray(n * 3)
         self.outbox = []
         self.dirty = True
-        self.save_due = False
-        self.finished = None
         self.stopped = False
         self.seed = seed
         self._colours = bytearray(n)
@@ -109,6 +107,7 @@ class Demo(NotPlaying):
         self.dirty = True
 
     def compose(self, now):
+        self.dirty = False
         cells = self.game.cell_states
         flipped = self._flipped
         colours = self._colours
@@ -141,32 +140,3 @@ class Demo(NotPlaying):
                 "rules": self.game.rules.name(),
                 "moves": [self.layout.cell_name(c) for c in self.game.move_stack],
                 "games": self.games, "settings": self.settings.as_dict()}
-
-
-def give_back(app):
-    """The game's controller back in charge of the App once a disk stopped the demo; returns
-    it. That disk was put down to stop it, whatever face it shows: it must leave before it
-    can be played. This module, and the engine it played with unless the game's computer
-    searches now, give their heap back (about 10 KB on a Pico; gameboard.forget)."""
-    app.link.pump()
-    ctl = app.controller = app.link.controller = app.game
-    cells = ctl.game.cell_states
-    for c in range(ctl.n):
-        if ctl.present[c] and not cells[c]:
-            ctl.suspect[c] = 1
-    ctl.dirty = True
-    gameboard.forget(__name__, "gameboard.modes")
-    if ctl.search is None:
-        gameboard.forget("iago.games", "iago.engine", "iago.searchcore", "iago.search")
-    return ctl
-
-
-def take_over(app, now):
-    """The demo in the App's controller's place; the game's controller gets the board back
-    when a disk is put down (give_back)."""
-    game = app.game
-    game.demo_requested = False
-    demo = Demo(game.settings, now, game.frame, seed=now, layout=app.layout)
-    app.controller = demo
-    app.link.controller = demo
-    return demo

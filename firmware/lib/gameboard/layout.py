@@ -6,7 +6,19 @@ for a square map, so the hex board never holds its code. The board map's "geomet
 chooses (docs/board.md, hardware/board-map.md).
 """
 
+from gameboard import NO_CELL
 from gameboard.settings import NAMES
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# A cell's flags (Layout.flags): a settings hex (or a square board's demo square: before the
+# first placement neither is a placement), a corner (it shows whose turn it is).
+SETTINGS_HEX = const(1)
+CORNER = const(2)
 
 _SETTING_CELLS = b"\x00\x01\x02\x03\x04\x05\x0a"
 _CORNERS = b"\x00\x04\x1a\x22\x38\x3c"
@@ -19,7 +31,8 @@ class Layout:
     setting of settings.NAMES, 255 for none; before the first placement only), demo_cell (a
     disk held there on the empty board starts the demo), reserved (the demo cell is no
     placement before the first one either), corners (they show whose turn it is while empty)
-    and flip (what a turned disk's state XORs with: the game's Board.FLIP);
+    and flip (what a turned disk's state XORs with: the game's Board.FLIP); flags (a byte a
+    cell: SETTINGS_HEX, CORNER);
     board_nodes (the computer's search positions for levels 1-5) and think_nodes (positions
     searched between two scans): the engines' speeds differ by game, and on a Pico a level-5
     move must take at most 2 s and a slice about 30 ms."""
@@ -50,6 +63,31 @@ class Layout:
         self.flip = self.module.Board.FLIP
         self.cell_name = self.grid.cell_name
         self.parse_cell = self.grid.parse_cell
+        # Every hex's name made once: the events of a placement name its disk and each flip,
+        # and a name made on demand costs a Pico about 0.2 ms (two strings allocated).
+        self.names = tuple(self.cell_name(c) for c in range(self.cells))
+        flags = bytearray(self.cells)
+        for c in self.setting_cells:
+            if c != NO_CELL:
+                flags[c] |= SETTINGS_HEX
+        if self.reserved:
+            flags[self.demo_cell] |= SETTINGS_HEX
+        for c in self.corners:
+            flags[c] |= CORNER
+        self.flags = bytes(flags)
+        # The hexes that step a setting before the first placement, for loops that need
+        # only them (the referee's reading of a placement runs over 61 hexes otherwise).
+        self.settings_hexes = bytes(c for c in range(self.cells) if flags[c] & SETTINGS_HEX)
+
+    def share_search(self, share):
+        """An interpreter without viper searches slower: the top level's budget and the
+        nodes a tick shrink to `share` percent, so a move still takes at most 2 s and a loop
+        step stays short (gameboard/cphw.py's SEARCH_SHARE)."""
+        if share >= 100:
+            return
+        cap = self.board_nodes[-1] * share // 100
+        self.board_nodes = tuple(min(n, cap) for n in self.board_nodes)
+        self.think_nodes = max(1, self.think_nodes * share // 100)
 
     def setting_at(self, cell):
         """The name of the setting `cell` steps, or None."""

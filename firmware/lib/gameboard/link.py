@@ -22,16 +22,18 @@ _MAX_LINE = const(512)
 
 
 class Link:
-    def __init__(self, controller, saves, write, info=None):
-        self.controller = controller
+    def __init__(self, mode, saves, write, info=None, hand_over=None):
+        """The link to a host for `mode` (the mode that has the board, gameboard/modes.py),
+        with the board's `saves`; `write(str)` sends a line's text; `info`: the version
+        reply's fields besides the protocol; `hand_over(to, now)`: the App's, which gives
+        the board to the demo or the self-test (None: this board cannot)."""
+        self.mode = mode
         self.saves = saves
-        self.write = write               # write(str): sends one line's text
-        # The version reply: the protocol, the firmware version, the board map's name, ...
+        self.write = write
         self.info = {"protocol": _VERSION}
         for key in info or ():
             self.info[key] = info[key]
-        self.selftest = None             # set by the app: starts the self-test
-        self.demo = None                 # set by the app: starts the demo
+        self.hand_over = hand_over
         self.line = bytearray(_MAX_LINE)
         self._length = 0
         self._overflow = False
@@ -57,9 +59,13 @@ class Link:
                 else:
                     self._overflow = True
 
+    def serve(self, mode):
+        """Commands go to `mode` from now on: it has the board."""
+        self.mode = mode
+
     def pump(self):
-        """Send the controller's pending events."""
-        outbox = self.controller.outbox
+        """Send the pending events of the mode that has the board."""
+        outbox = self.mode.outbox
         while outbox:
             event = outbox.pop(0)
             event["v"] = _VERSION
@@ -114,7 +120,7 @@ class Link:
     # --- commands --------------------------------------------------------------------------
 
     def state(self, msg, now):
-        return {"state": self.controller.state()}
+        return {"state": self.mode.state()}
 
     def stats(self, msg, now):
         # Diagnostics: the heap in use after a collection, the debounced switch closing

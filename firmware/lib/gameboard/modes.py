@@ -1,8 +1,11 @@
-"""Who has the board: the game's Controller, the Demo or the SelfTest, one at a time.
+"""Who has the board: the game's Controller, the Demo or the SelfTest, one at a time
+(App.hand_over gives it from one to another).
 
 Each of them is a mode, which the main loop (gameboard/app.py) drives alike:
-- switch(cell, closed, now, ambiguous), tick(now), compose(now) into `frame`, `dirty`;
+- switch(cell, closed, now, ambiguous), tick(now);
+- compose(now) into `frame`, once `dirty` says the frame changed (compose clears it);
 - `outbox` of host-link events, state(), `settings`;
+- `save_due` and save(saves): the game at a save point (the demo and the self-test never);
 - take_back, claim, suggest, new_game, change_settings, flips_pending for the host link;
 - `shares_board`: the game's controller sees the switches too (the demo's stopping disk);
 - `stopped`: done, the loop gives the board back to the game.
@@ -16,6 +19,7 @@ class NotPlaying:
     busy = "the board is busy"
     shares_board = False
     stopped = False
+    save_due = False      # no game to save
 
     def take_back(self, now):
         return False
@@ -29,8 +33,8 @@ class NotPlaying:
     def flips_pending(self):
         return []
 
-    def new_game(self, now, why="command", settings=None):
+    def new_game(self, now, why="command", settings=None, first=None):
         raise ValueError(self.busy)
 
-    def change_settings(self, settings, now):
+    def change_settings(self, settings, now, event=None):
         raise ValueError(self.busy)

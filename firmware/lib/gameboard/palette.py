@@ -12,7 +12,7 @@ measures the pair as the LEDs emit it). The colour-blind palette (after Okabe an
 every pair apart for red-green colour blindness: blue, yellow, vermilion, reddish purple and
 bluish green, its blue brighter and its purple lighter than theirs, so that a dark disk and a
 dark captive stay apart for a protanope at the dimmest brightness. The cues lit at once are
-measured apart by hardware/seen/cues.py (docs/board.md, "Telling the cues apart").
+measured apart by hardware/generate/seen/cues.py (docs/board.md, "Telling the cues apart").
 """
 
 # Indexes into a palette.

@@ -1,13 +1,13 @@
 """Reading back the game in progress from `game.sav` (gameboard/saves.py writes it; or the
 `game.json` of older firmware): used
 once at start-up, then forgotten (gameboard.forget), so it takes no heap in play. A save that
-cannot be played on, whatever is wrong with it, is set aside as `game.bad` and reported."""
+cannot be played on, whatever is wrong with it, is set aside as `game.bad` and reported.
+The formats it reads are the writer's: `formats` is saves.py's (FORMAT, LEGACY_FORMAT)."""
 
 import os
 from binascii import crc32, unhexlify
 
 import iago
-from gameboard.saves import FORMAT, LEGACY_FORMAT, SaveError
 from gameboard.settings import Settings
 
 try:
@@ -21,10 +21,10 @@ except ImportError:
 _MAX_BYTES = const(8192)
 
 
-def load(saves, layout):
-    """(settings, game, flips pending) of the save of `saves` (a Saves). Raises SaveError,
-    after setting the file aside, for any damage: bad bytes, wrong types, any size, any
-    error reading it."""
+def load(saves, layout, formats):
+    """(settings, game, flips pending) of the save of `saves` (a Saves). Raises ValueError
+    saying why, after setting the file aside, for any damage: bad bytes, wrong types, any
+    size, any error reading it."""
     path = saves.game_path
     try:
         os.stat(path)
@@ -36,7 +36,7 @@ def load(saves, layout):
             raise ValueError("%d bytes, too large to be one" % size)
         with open(path, "rb") as f:
             raw = f.read()
-        return parse(raw, layout)
+        return parse(raw, layout, formats)
     except Exception as exc:
         why = str(exc) or exc.__class__.__name__    # a MemoryError has no message
         if len(why) > 60:
@@ -50,19 +50,19 @@ def load(saves, layout):
                 os.remove(path)
             except OSError:
                 where = "left in place: the flash refused to move it"
-        raise SaveError("saved game is damaged (%s); %s" % (why, where))
+        raise ValueError("saved game is damaged (%s); %s" % (why, where))
 
 
-def parse(raw, layout):
+def parse(raw, layout, formats):
     """(settings, game, flips pending) of a save's bytes `raw`; raises ValueError (or any
     other error of damaged data) for a save that cannot be played on. `layout`
     (gameboard/layout.py; None: the hex board's) says which game the board plays."""
     if isinstance(raw, str):
         raw = raw.encode()
     if raw[:1] == b"{":
-        settings, saved_name, start, moves, claims, flips = _legacy_fields(raw)
+        settings, saved_name, start, moves, claims, flips = _legacy_fields(raw, formats[1])
     else:
-        settings, saved_name, start, moves, claims, flips = _fields(raw)
+        settings, saved_name, start, moves, claims, flips = _fields(raw, formats[0])
     game_name = layout.game if layout else "iago"
     if saved_name != game_name:
         raise ValueError("it is a game of %s, and this board plays %s" % (
@@ -92,7 +92,7 @@ def parse(raw, layout):
     return settings, game, cells
 
 
-def _fields(raw):
+def _fields(raw, version):
     """The fields of a save line (gameboard/saves.py), exactly as Saves.save writes it."""
     end = raw.rfind(b"|")
     if end < 0 or raw[end:] != ("|%08x\n" % (crc32(raw[:end]) & 0xFFFFFFFF)).encode():
@@ -100,7 +100,7 @@ def _fields(raw):
     fields = raw[:end].decode().split("|")
     if len(fields) != 7:
         raise ValueError("%d fields, not 7" % len(fields))
-    if fields[0] != str(FORMAT):
+    if fields[0] != str(version):
         raise ValueError("unknown format")
     return (Settings.from_code(fields[2]), fields[1], fields[3], _cells(fields[4]),
             _cells(fields[5]), _cells(fields[6]))
@@ -113,7 +113,7 @@ def _cells(field):
     return list(unhexlify(field))
 
 
-def _legacy_fields(raw):
+def _legacy_fields(raw, version):
     """The fields of older firmware's game.json: its JSON body, its checksum line."""
     import json
     lines = raw.split(b"\n")
@@ -125,7 +125,7 @@ def _legacy_fields(raw):
     data = json.loads(body.decode())
     if not isinstance(data, dict):
         raise ValueError("not an object")
-    if type(data.get("format")) is not int or data["format"] != LEGACY_FORMAT:
+    if type(data.get("format")) is not int or data["format"] != version:
         raise ValueError("unknown format")
     settings = Settings.from_dict(data.get("settings"))
     start = data["start"]

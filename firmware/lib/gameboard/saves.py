@@ -26,13 +26,14 @@ from gameboard import forget
 
 FORMAT = 2
 LEGACY_FORMAT = 1     # game.json of firmware 0.4 and older
+FORMATS = (FORMAT, LEGACY_FORMAT)    # what gameboard/savedgame.py reads
 
 
 class SaveError(Exception):
     """A save that cannot be read back."""
 
 
-def _exists(path):
+def exists(path):
     try:
         os.stat(path)
         return True
@@ -45,10 +46,10 @@ class Saves:
         self.root = root if root.endswith("/") else root + "/"
         self.game_path = self.root + "game.sav"
         self.legacy_path = self.root + "game.json"
-        self._legacy = _exists(self.legacy_path)   # removed by the first save
+        self._legacy = exists(self.legacy_path)   # removed by the first save
         self._last = None           # the line last saved
         self.games_dir = self.root + "games"
-        if not _exists(self.games_dir):
+        if not exists(self.games_dir):
             os.mkdir(self.games_dir)
 
     # --- the game in progress --------------------------------------------------------------
@@ -93,11 +94,13 @@ class Saves:
         Raises SaveError, after setting the file aside as game.bad, if it cannot be read or
         played on: bad bytes, wrong types, any size (gameboard/savedgame.py).
         """
-        if not _exists(self.game_path) and not self._legacy:
+        if not exists(self.game_path) and not self._legacy:
             return None
         # Read once at start-up: the reading code is forgotten after (no heap in play).
         try:
             from gameboard import savedgame
-            return savedgame.load(self, layout)
+            return savedgame.load(self, layout, FORMATS)
+        except ValueError as exc:
+            raise SaveError(str(exc))
         finally:
             forget("gameboard.savedgame")

@@ -1,9 +1,9 @@
 """Self-test of a freshly built board: every LED in chain order, every switch by name, then
 every switch on a full board.
 
-`SelfTest` stands in for the board controller (controller.py): the app feeds it the same
+`SelfTest` is a mode (gameboard/modes.py) in the game's place: the app feeds it the same
 debounced switch events, ticks it and shows its `frame`, and sends its `outbox` on the host
-link. It never plays, never saves (`save_due` stays False, `finished` None). Four stages:
+link. It never plays and never saves. Four stages:
 
 1. Lights (about 10 s): the LEDs light one at a time in chain order, 150 ms each, then all in
    a low white for a second. A dark LED, or one lit out of turn, shows where the chain or the
@@ -96,7 +96,7 @@ def _put(frame, cell, rgb):
 
 class SelfTest(NotPlaying):
     """The self-test, with the controller's interface (switch, tick, compose, frame, outbox,
-    dirty, save_due, finished, settings).
+    dirty, settings).
 
     settings    the board's Settings (brightness and palette are used)
     now         the time it starts, in ms
@@ -147,8 +147,6 @@ class SelfTest(NotPlaying):
         self.asked = NONE
         self.asked_since = now
         self.dirty = True
-        self.save_due = False              # never saves
-        self.finished = None               # never finishes a game
         self.done = False                  # the self-test is over
         self.clean = False                 # ... and found nothing
         # The full board: only the hex board's (its rows and the PCB's switches' direction).
@@ -253,6 +251,7 @@ class SelfTest(NotPlaying):
 
     def compose(self, now):
         """Write the LED frame for `now` into self.frame (RGB in cell order); no allocation."""
+        self.dirty = False
         pal = _PALETTES[self.settings.palette]
         frame = self.frame
         present = self.present
@@ -341,7 +340,6 @@ class SelfTest(NotPlaying):
         self.asked = c
         self.asked_since = now
         self._emit({"event": "selftest_ask", "cell": self.name(c)})
-
 
     def _finish(self, now):
         self._enter(DONE, now)
@@ -459,13 +457,3 @@ class SelfTest(NotPlaying):
 
 PHASE_FAULTS = (None, "held", "open")
 
-
-def take_over(app, now):
-    """The self-test in the App's controller's place (its code lives here, not in the App,
-    so that it takes heap only when it runs)."""
-    ctl = app.controller
-    test = SelfTest(ctl.settings, now, app.boardmap.cell_of_led, ctl.frame, ctl.present,
-                    layout=app.layout)
-    app.controller = test
-    app.link.controller = test
-    return test

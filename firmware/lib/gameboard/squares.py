@@ -11,6 +11,7 @@ any other square). The square before the last of rank 1 (g1 on 8x8) is the demo 
 four corners show whose turn it is, as the hex board's corners do.
 """
 
+from gameboard import NO_CELL
 from iago import squaregrid
 
 # size: (the game's rules module in iago, its rules)
@@ -20,7 +21,6 @@ GAMES = {7: ("iogame", "7x7"), 8: ("othello", "standard"), 9: ("iogame", "9x9")}
 # tests/bench/pico_computer.py (docs/engine.md, "On the board").
 NODES = {7: ((30, 60, 150, 300, 520), 8), 8: ((12, 25, 50, 100, 180), 3),
          9: ((20, 40, 100, 200, 340), 6)}
-NONE = 255
 
 
 def square(layout, size):
@@ -37,7 +37,7 @@ def square(layout, size):
     layout.cells = size * size
     layout.size = size
     # No rules or penalty cell: neither game has variants on the board.
-    layout.setting_cells = (NONE, NONE, 0, 1, 2, 3, 4)
+    layout.setting_cells = (NO_CELL, NO_CELL, 0, 1, 2, 3, 4)
     layout.corners = (0, size - 1, size * (size - 1), size * size - 1)
     layout.demo_cell = size - 2
     layout.reserved = True    # in Io every empty square takes the first stone

@@ -19,11 +19,11 @@ EXAMPLE = "LL111/LDDDLL/LDDDDDL/LDDDDDDL/LDDDDDDDL/LDDDDDDL/LDDDDDL/LDDDDL/DDDLL
 
 def score_picture():
     """PNG bytes: dark's score of EXAMPLE, its three digit screens side by side."""
-    view = fullboard.finished(EXAMPLE)
-    game = view.game
+    board = fullboard.finished(EXAMPLE)
+    game = board.game
     assert game.area_counts(1) == (36, 3), game.area_counts(1)
-    shown = [s for s in fullboard.screens(view)[1:] if s.side == 1][-3:]
-    panels = [fullboard.picture(view, s.middle(), scale=1.2) for s in shown]
+    shown = [s for s in fullboard.screens(board)[1:] if s.side == 1][-3:]
+    panels = [fullboard.picture(board, s.middle(), scale=1.2) for s in shown]
     width, height = panels[0].size
     sheet = Image.new("RGB", (3 * width, height), fullboard.WALL)
     for i, panel in enumerate(panels):

@@ -2,7 +2,8 @@
 
 A cue is what one hex shows to tell the players something: whose turn it is, a legal move, the
 computer's choice, a disk waiting, refused, to turn, to put back... Each is painted here by the
-firmware's own painter (gameboard/painter.py) on a board as it stands when the cue shows (a
+firmware's own controller, referee and painter (gameboard/painter.py) on a board as it stands
+when the cue shows (a
 `situation`: every cue lit on it can be lit at once), its hex sampled every 25 ms over 12 s
 (a whole number of every pattern's period), and its colours read as the eye sees the LED at
 each brightness setting, for both palettes (gameboard/palette.py; the colour-blind one also as
@@ -23,8 +24,10 @@ Two cues lit at once are told apart at a glance when
 import random
 
 import iago
-from gameboard import painter, palette
+from gameboard import NO_CELL, palette
+from gameboard.controller import Controller
 from gameboard.layout import Layout, hex_layout
+from gameboard.referee import OVER, PLAY
 from gameboard.settings import CHOICES, NAMES, Settings
 
 from hardware.generate.seen import eye
@@ -94,13 +97,14 @@ def runs_of(seq):
 
 
 def paint(view, labelled):
-    """The Cues of `labelled` [(name, cell)] on `view`, sampled over SPAN_MS; a hex never
-    lit shows no cue (a settings hex dark while a refused disk lies)."""
+    """The Cues of `labelled` [(name, cell)] on `view` (a _Board), sampled over SPAN_MS; a
+    hex never lit shows no cue (a settings hex dark while a refused disk lies)."""
     seqs = {cell: [] for _, cell in labelled}
+    view.read()
     for t in range(0, SPAN_MS, STEP_MS):
-        painter.compose(view, T0 + t)
+        view.board.compose(T0 + t)
         for cell in seqs:
-            seqs[cell].append(view.colours[cell])
+            seqs[cell].append(view.board.view.colours[cell])
     found = [Cue(name, bool(view.present[cell]), runs_of(seqs[cell]))
              for name, cell in labelled]
     return [cue for cue in found if any(c != palette.OFF for c, _ in cue.runs)]
@@ -108,19 +112,45 @@ def paint(view, labelled):
 
 # --- the board in each situation --------------------------------------------------------------
 
+class _Board:
+    """A board as it stands when cues show: the firmware's Controller holding `game`, its
+    disks on their hexes, its referee's facts set as the situation has them (`present`,
+    `face_ok`, `chosen`, `waiting`, `extra`: the refused disk; `show_hints` 1: every hex
+    agrees, 2: a disk refused) and the marks of its view (flash, winner), read by its referee
+    before it is painted (as the board's referee reads them at every change)."""
+
+    def __init__(self, layout, settings, game, show_hints=0, phase=PLAY, winner=0,
+                 flash_cell=NO_CELL, flash_colour=palette.OFF):
+        self.board = Controller(settings, 0, layout, coin=lambda: 0)
+        self.board.restore(game, [])
+        referee = self.referee = self.board.referee
+        self.game = game
+        self.present = referee.present
+        self.face_ok = referee.face_ok
+        for c in range(layout.cells):
+            self.present[c] = 1 if game.cell_states[c] else 0
+        referee.enter(phase, 0)
+        self.show_hints = show_hints
+        self.chosen = self.waiting = self.extra = NO_CELL
+        self.board.view.winner = winner
+        self.flash_cell = flash_cell
+        self.flash_colour = flash_colour
+        self.pregame = referee.pregame()
+        self.hint = referee.fresh_legal()
+
+    def read(self):
+        referee = self.referee
+        referee.chosen = self.chosen
+        referee.waiting = self.waiting
+        referee.refused = self.extra
+        referee.classify()
+        referee.ready = self.show_hints == 1
+        self.board.view.flash_cell = self.flash_cell
+        self.board.view.flash_colour = self.flash_colour
+
+
 def _view(layout, settings, game, **fields):
-    view = painter.BoardView(layout, settings)
-    view.game = game
-    view.phase = painter.PLAY
-    view.pregame = game.ply() == 0
-    for c in range(layout.cells):
-        view.present[c] = 1 if game.cell_states[c] else 0
-    view.hints_stale = False
-    for c in game.legal_moves:
-        view.hint[c] = 1
-    for name, value in fields.items():
-        setattr(view, name, value)
-    return view
+    return _Board(layout, settings, game, **fields)
 
 
 def midgame(turn):
@@ -285,7 +315,7 @@ def asking_situations(layout, settings, turn):
 def over_situation(layout, settings):
     """The game over, its first screen: the winner's disks green, the others blinking."""
     board = midgame(iago.DARK)
-    view = _view(layout, settings, board, phase=painter.OVER, winner=iago.DARK)
+    view = _view(layout, settings, board, phase=OVER, winner=iago.DARK)
     winner = next(c for c in range(layout.cells) if board.cell_states[c] == iago.DARK)
     other = next(c for c in range(layout.cells) if board.cell_states[c] == iago.LIGHT)
     return [("the game over", view, [("the winner's disk", winner),

@@ -3,10 +3,11 @@ ring of light round each disk shows (the stack's geometry: hardware/design.toml,
 hardware/generate/stack/light.py), at each screen of the score (docs/board.md, "The score at
 the end").
 
-The LEDs are the firmware's own: the painter (gameboard/painter.py) composes the frame of the
-finished game at an instant, the LED pipeline (gameboard/leds.py) takes it to the wire at a
-brightness setting, and each LED's light is read as the eye sees it (hardware/generate/seen/eye.py),
-added to the unlit plate's own grey, on its hex's window (the hex less half a wall each side).
+The LEDs are the firmware's own: its controller holds the finished game and the painter
+(gameboard/painter.py) composes its frame at an instant, the LED pipeline
+(gameboard/leds.py) takes it to the wire at a brightness setting, and each LED's light is
+read as the eye sees it (hardware/generate/seen/eye.py), added to the unlit plate's own grey, on its
+hex's window (the hex less half a wall each side).
 The disks lie on top, opaque, each pushed to the edge of its pocket (the narrowest ring on one
 side), in a fixed direction per hex; the room is dim: the unlit plate and the walls are dark
 grey, as the card prints an unlit hex.
@@ -19,9 +20,11 @@ from coloraide import Color
 from PIL import Image, ImageDraw
 
 import iago
-from gameboard import archive, painter, palette
+from gameboard import archive, palette
+from gameboard.controller import Controller
 from gameboard.layout import hex_layout
 from gameboard.leds import LedOutput
+from gameboard.referee import OVER
 from gameboard.settings import BRIGHTNESS_LEVELS, Settings
 
 from hardware.generate.seen import eye
@@ -56,25 +59,26 @@ class Screen:
 
 
 def finished(text, rules="standard", settings=None):
-    """The BoardView of the finished game `text` showing its score, as the controller and
-    the app leave it at the game's end (phase OVER since 0, archive.score)."""
+    """The firmware's Controller of the finished game `text` showing its score, as the
+    controller and the app leave it at the game's end (phase OVER since 0, archive.score),
+    a disk on every hex."""
     layout = hex_layout()
-    view = painter.BoardView(layout, settings or Settings())
-    view.game = iago.Board(text, iago.Rules.parse(rules))
-    if not view.game.is_game_over():
+    game = iago.Board(text, iago.Rules.parse(rules))
+    if not game.is_game_over():
         raise ValueError("not a finished game: %s" % text)
-    view.phase = painter.OVER
-    view.phase_since = 0
-    view.winner = view.game.outcome().winner
+    board = Controller(settings or Settings(), 0, layout)
+    board.restore(game, [])
     for c in range(layout.cells):
-        view.present[c] = 1
-    archive.score(view)
-    return view
+        board.referee.present[c] = 1
+    board.referee.enter(OVER, 0)
+    board.view.winner = game.outcome().winner
+    board.show_score(archive.score(game, layout))
+    return board
 
 
-def screens(view):
-    """The Screens of view.result, in order."""
-    result = view.result
+def screens(board):
+    """The Screens of the score `board` (finished) shows, in order."""
+    result = board.view.result
     out = []
     at = 0
     for k in range(result[0]):
@@ -91,14 +95,15 @@ def _board_map():
     return load(str(eye.DEFAULT_MAP))
 
 
-def wire_frame(view, now, brightness):
-    """The wire colour (r, g, b) of every hex at `now`, through the firmware's painter and
-    LED pipeline (gamma, brightness, current cap) on the default board map."""
-    painter.compose(view, now)
-    out = LedOutput(_board_map(), view.frame, brightness)
+def wire_frame(board, now, brightness):
+    """The wire colour (r, g, b) of every hex of `board` (a Controller) at `now`, through
+    the firmware's painter and LED pipeline (gamma, brightness, current cap) on the default
+    board map."""
+    board.compose(now)
+    out = LedOutput(_board_map(), board.frame, brightness)
     out.render()
-    return [tuple((out.level(view.frame[3 * c + i]) * out.scale) >> 12 for i in range(3))
-            for c in range(len(view.frame) // 3)]
+    return [tuple((out.level(board.frame[3 * c + i]) * out.scale) >> 12 for i in range(3))
+            for c in range(len(board.frame) // 3)]
 
 
 @functools.lru_cache(maxsize=None)
@@ -117,15 +122,15 @@ def face_of(state):
     return FACES[state & 3]
 
 
-def picture(view, now, brightness=BRIGHTNESS_LEVELS[2], design=None, scale=SCALE, disks=None):
+def picture(board, now, brightness=BRIGHTNESS_LEVELS[2], design=None, scale=SCALE, disks=None):
     """The board at `now` as the player on dark's side sees it (row I far away): a PIL image.
     `disks` {cell: (r, g, b) of its face}; default a disk on every hex, the game's face up
     where the game has one, dark and light faces by turns on the hexes it left empty."""
     if disks is None:
-        cells = view.game.cell_states
+        cells = board.game.cell_states
         disks = {c: face_of(cells[c]) if cells[c] else
-                 FACES[iago.DARK if c % 2 else iago.LIGHT] for c in range(view.layout.cells)}
-    return draw(wire_frame(view, now, brightness), disks, design, scale)
+                 FACES[iago.DARK if c % 2 else iago.LIGHT] for c in range(board.layout.cells)}
+    return draw(wire_frame(board, now, brightness), disks, design, scale)
 
 
 def frame_size(design=None, scale=SCALE):

@@ -151,7 +151,7 @@ class PageDriver(simdriver.SimDriver):
         self.stopped = False
         self._leds_at = 0.0
         self.hub.log("note", "simulated board %s in this page, firmware %s (MicroPython %s)" % (
-            self.board.boardmap.name, simdriver._firmware_version(),
+            self.board.boardmap.name, simdriver.firmware_version(),
             ".".join(str(n) for n in sys.implementation.version[:3])), "page")
         if self.board.kept_error:
             self.hub.log("note", "the disks kept in this browser were set aside: %s" %

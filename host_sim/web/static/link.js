@@ -25,6 +25,15 @@ export async function postJson(url, body) {
   }
 }
 
+// What a page says instead of its game while what it shows is no longer the present, for a
+// link's status (openLink's `kind`) and what the page shows ("board" or "table"); null if
+// the server answers.
+export function serverTrouble(link, what) {
+  if (link.kind === "offline") return ["Offline", `Offline: the server cannot be reached. The ${what} shown is as it was; the page reconnects by itself.`];
+  if (link.kind === "stuck") return ["Not responding", `The server is not responding: the ${what} shown may be out of date.`];
+  return null;
+}
+
 // openLink({events, probe, on: {name: handler(event)}, change(status)}): status is
 // {kind: "live" | "connecting" | "offline" | "stuck", text}; change() hears every new kind.
 export function openLink(opts) {

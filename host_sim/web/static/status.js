@@ -2,6 +2,7 @@
 // what the page says instead when what it shows is no longer the present.
 import { capital } from "./dom.js";
 import { game, shape } from "./geometry.js";
+import { serverTrouble } from "./link.js";
 import { placements } from "./news.js";
 import { page } from "./state.js";
 
@@ -36,8 +37,8 @@ function whyIllegal(name, state) {
 export function linkTrouble() {
   const link = page.link;
   if (page.board && page.board.kind === "page" && link.kind === "offline") return ["Stopped", "The board in this page stopped: " + link.text];
-  if (link.kind === "offline") return ["Offline", "Offline: the server cannot be reached. The board shown is as it was; the page reconnects by itself."];
-  if (link.kind === "stuck") return ["Not responding", "The server is not responding: the board shown may be out of date."];
+  const trouble = serverTrouble(link, "board");
+  if (trouble) return trouble;
   if (link.kind === "connecting") return ["Connecting…", "Connecting to the server…"];
   const health = page.heartbeat && page.heartbeat.board;
   if (health === "stuck") return ["Not responding", "The simulated board is not responding: its thread is stuck."];

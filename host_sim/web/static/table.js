@@ -1,7 +1,7 @@
 // The other games of the family (Othello, Io, the number line) on the page's table: the server
 // referees (host_sim/web/tabledriver.py); this page draws its state and sends the clicks.
 import { $, capital, el, keepsNoGame } from "./dom.js";
-import { openLink, postJson } from "./link.js";
+import { openLink, postJson, serverTrouble } from "./link.js";
 
 const SQUARE = 50;                 // a square's side, SVG units
 const MARK_GAP = 64;               // between two marks of the number line
@@ -180,7 +180,7 @@ function show() {
   }
   const turn = $("turn");
   turn.className = "turn " + (state.outcome ? "" : state.turn);
-  const trouble = linkTrouble();
+  const trouble = serverTrouble(link, "table");
   document.body.classList.toggle("stale", !!trouble);
   if (trouble) {
     turn.className = "turn";
@@ -305,13 +305,6 @@ $("load").addEventListener("change", async () => {
 });
 
 let link = {kind: "connecting", text: "connecting…"};   // openLink()'s status (link.js)
-
-// What the page says instead of the game when what it shows is no longer the present.
-function linkTrouble() {
-  if (link.kind === "offline") return ["Offline", "Offline: the server cannot be reached. The table shown is as it was; the page reconnects by itself."];
-  if (link.kind === "stuck") return ["Not responding", "The server is not responding: the table shown may be out of date."];
-  return null;
-}
 
 function connect() {
   openLink({
