@@ -220,7 +220,10 @@ def main(argv):
         for run in runs:
             for name, (value, unit) in run().items():
                 print("%s_%s" % (runtime, name), value, unit or "n", flush=True)
-                if name.endswith("_heap_free_min") and value < FREE_MIN:
+                # The budget is MicroPython's; CircuitPython's figures stand beside it (it
+                # has about 65 KB less heap after boot than MicroPython 1.24).
+                if (runtime == "micropython" and name.endswith("_heap_free_min") and
+                        value < FREE_MIN):
                     short.append("%s_%s %d B" % (runtime, name, value))
     if short:
         print("pico_heap: under %d B free: %s" % (FREE_MIN, ", ".join(short)))

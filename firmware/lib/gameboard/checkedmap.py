@@ -1,8 +1,8 @@
 """The board map, checked once and read back from its checked copy at every later start.
 
 Checking a map (gameboard.boardmap) takes about 10 KB of heap, and the names its code interns
-stay in the heap after the module is dropped (about 4 KB on a Pico in play, docs/benchmarks.md).
-So the first start after the map changes checks it and keeps the result beside the saves, with
+stay in the heap after the module is dropped (about 4 KB in play on the emulated Pico). So
+the first start after the map changes checks it and keeps the result beside the saves, with
 the SHA-256 of the map's bytes and of the checker's own file; while that still matches, later
 starts read the copy back without the checker. An edited map, or new firmware, is checked
 again, so a mistake in the map is still reported. The copy is one JSON line and its checksum

@@ -71,7 +71,7 @@ class Controller:
         self.referee.take(self.game)
 
     def name(self, cell):
-        return self.layout.cell_name(cell)
+        return self.layout.names[cell]
 
     # --- inputs ------------------------------------------------------------------------
 

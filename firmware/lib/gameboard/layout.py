@@ -63,6 +63,9 @@ class Layout:
         self.flip = self.module.Board.FLIP
         self.cell_name = self.grid.cell_name
         self.parse_cell = self.grid.parse_cell
+        # Every hex's name made once: the events of a placement name its disk and each flip,
+        # and a name made on demand costs a Pico about 0.2 ms (two strings allocated).
+        self.names = tuple(self.cell_name(c) for c in range(self.cells))
         flags = bytearray(self.cells)
         for c in self.setting_cells:
             if c != NO_CELL:
@@ -72,6 +75,9 @@ class Layout:
         for c in self.corners:
             flags[c] |= CORNER
         self.flags = bytes(flags)
+        # The hexes that step a setting before the first placement, for loops that need
+        # only them (the referee's reading of a placement runs over 61 hexes otherwise).
+        self.settings_hexes = bytes(c for c in range(self.cells) if flags[c] & SETTINGS_HEX)
 
     def share_search(self, share):
         """An interpreter without viper searches slower: the top level's budget and the

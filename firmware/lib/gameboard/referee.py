@@ -1,31 +1,24 @@
 """The referee: what the disks on the board say against the game.
 
 A reed switch tells whether a disk is on its hex, never which face is up. So the referee keeps
-per hex whether a disk is there (`present`), whether its face is believed right (`face_ok`:
-a flip is a lift and a put-back of a disk it asked to turn) and whether it must leave before
-it may be played (`suspect`). At every change it reads them against the game once, into
-`disks` (a word a hex, EMPTY ... SETTING below) and counts of what is missing, to turn and
-extra; every question is answered from that reading: is the board `ready` for the next
-placement (every hex agrees with the game), which is the one new disk, is one `waiting` its
-turn (put down early on a legal hex) or `refused` (the only disk out of place, on a hex the
-mover may not take).
+per hex whether a disk is there (`present`), whether its face is believed right (`face_ok`)
+and whether it must leave before it may be played (`suspect`). At every change it reads them
+against the game once, into `disks` (EMPTY ... SETTING below, a hex) and counts of what is
+missing, to turn and extra, and answers every question from that reading: is the board
+`ready` (every hex agrees), which is the one new disk, is one `waiting` (put down early on a
+legal hex) or `refused` (the only disk out of place, on a hex the mover may not take).
 
-It plays the one new disk at once, but as `tentative` until it has rested SETTLE_MS: a disk
-slid across the board closes every switch on its way, and lifting a tentative placement's
-disk withdraws it. The slide rule is all here: `moved` notes when a new disk landed
-(`landed_at`); a lift of the tentative disk is a slide (`_take_back(.., "slid")`), and the
-disk it ended on is played if its landing was the change just before, at most SLIDE_MS
-earlier. Take-backs by gesture: the disk just placed lifted while its own flips are pending,
-or held off its hex TAKEBACK_HOLD_MS; put back within TAP_MS it claims a penalty.
-
-It tells its table (the game's Controller) through the table's public methods: `emit` (host
-events), `changed` (a frame to draw, a save due), `claim` (the tap), `forget_engine` and
-`game_changed` (the position is not the one the engine searched).
+The one new disk is played at once but `tentative` until it has rested SETTLE_MS. The slide
+rule is all here: a disk slid across the board closes every switch on its way, so `moved`
+notes when a new disk landed (`landed_at`), a lift of the tentative disk is a slide
+(`_take_back(.., "slid")`), and the disk it ended on is played if its landing was the change
+just before, at most SLIDE_MS earlier. Take-backs by gesture: the disk just placed lifted
+while its own flips are pending, or held off TAKEBACK_HOLD_MS; put back within TAP_MS it
+claims a penalty. Its table (the Controller) hears of it through public methods only.
 """
 
 import iago
 from gameboard import NO_CELL, elapsed
-from gameboard.layout import SETTINGS_HEX
 
 try:
     from micropython import const
@@ -99,8 +92,8 @@ class Referee:
     # --- the game it judges ------------------------------------------------------------------
 
     def take(self, game, unturned=()):
-        """Judge `game` from now on (a new game, new rules, or a saved one whose disks on
-        `unturned` are still to turn): no placement in hand, every empty hex's face right."""
+        """Judge `game` from now on (new, or saved with the disks on `unturned` still to
+        turn): no placement in hand, every empty hex's face right."""
         self.game = game
         self.tentative = NO_CELL
         self.lifted_at = -1
@@ -143,7 +136,7 @@ class Referee:
         if self.present[cell] == closed:
             return False
         self.present[cell] = closed
-        name = self.layout.cell_name(cell)
+        name = self.layout.names[cell]
         if ambiguous and closed and not self.game.cell_states[cell]:
             self.suspect[cell] = 1
             self.table.emit({"event": "ghost", "cell": name})
@@ -156,8 +149,7 @@ class Referee:
         return True
 
     def moved(self, cell, closed, now):
-        """In play, after `sense`: what a disk put down or lifted means: a flip done, a
-        penalty claimed, a slide, a take-back; then the board read again."""
+        """In play, after `sense`: a flip done, a penalty claimed, a slide, a take-back."""
         if closed:
             self._put_down(cell, now)
         else:
@@ -171,7 +163,7 @@ class Referee:
         elif not self.face_ok[cell]:
             self.face_ok[cell] = 1
             self.to_turn -= 1
-            self.table.emit({"event": "flip_done", "cell": self.layout.cell_name(cell)})
+            self.table.emit({"event": "flip_done", "cell": self.layout.names[cell]})
             if not self.to_turn:
                 self.table.emit({"event": "flips_done"})
             # Saved after every flip, so a power cut never asks to turn a disk twice.
@@ -192,8 +184,7 @@ class Referee:
         elif self.table.settings.remote:
             pass    # a move sent to the remote player: taken back by agreement only
         elif self.flips_of_last and self.to_turn:
-            # Lifting the disk just placed while its own flips are pending takes the
-            # placement back (a disk a take-back asked to turn is only turning).
+            # The disk just placed lifted while its own flips are pending: taken back.
             self._take_back(now, "lifted")
         elif self.phase == PLAY and not self.to_turn:
             self.lifted_at = now
@@ -215,27 +206,19 @@ class Referee:
     # --- the reading ---------------------------------------------------------------------------
 
     def read(self, now):
-        """Read the disks against the game and act on it: the one new disk is played if the
-        board is otherwise ready and the disk legal; else it waits its turn, or is refused."""
+        """Read the disks and act: the one new disk played, waiting its turn, or refused."""
         self._decide(self.classify(), now)
 
     def classify(self):
         """The disks against the game, a hex at a time, into `disks` and the counts; returns
-        the last disk found where the game has none, but the waiting one (the one new disk
-        if it is alone)."""
+        the last disk where the game has none but the waiting one (the new disk, if alone)."""
         cells = self.game.cell_states
         present = self.present
         face_ok = self.face_ok
         disks = self.disks
         waiting = self.waiting
-        # The one test of a settings hex: before the first placement (a square board's demo
-        # square too) it is no placement, a disk resting there steps its setting; not the
-        # engine's chosen hex. Every other question reads the result (is_reserved).
-        pregame = self.pregame()
-        flags = self.layout.flags
-        chosen = self.chosen
         new = NO_CELL
-        extra = missing = to_turn = reserved = 0
+        extra = missing = to_turn = 0
         for c in range(len(disks)):
             if cells[c]:
                 ok = face_ok[c]
@@ -246,9 +229,6 @@ class Referee:
                     missing += 1
                 if not ok:
                     to_turn += 1
-            elif pregame and flags[c] & SETTINGS_HEX and c != chosen:
-                k = RESERVED if present[c] else SETTING
-                reserved += present[c]
             elif not present[c]:
                 k = EMPTY
             elif c == waiting:
@@ -261,7 +241,34 @@ class Referee:
         self.missing = missing
         self.to_turn = to_turn
         self.extra = extra
+        self.reserved = 0
+        return self._reserve(new) if self.pregame() else new
+
+    def _reserve(self, new):
+        """The one test of a settings hex (a square board's demo square too, not a chosen
+        hex): before the first placement a disk there steps its setting (is_reserved)."""
+        disks = self.disks
+        cells = self.game.cell_states
+        chosen = self.chosen
+        reserved = extra = 0
+        for c in self.layout.settings_hexes:
+            k = disks[c]
+            if c == chosen or cells[c]:
+                pass
+            elif k == EMPTY:
+                disks[c] = SETTING
+            else:                       # EXTRA or WAITING: no placement
+                if k == EXTRA:
+                    extra += 1
+                reserved += 1
+                disks[c] = RESERVED
         self.reserved = reserved
+        self.extra -= extra
+        if new != NO_CELL and disks[new] == RESERVED:
+            new = NO_CELL
+            for c in range(len(disks)):
+                if disks[c] == EXTRA:
+                    new = c
         return new
 
     def _decide(self, new, now):
@@ -271,8 +278,7 @@ class Referee:
         kept = keep != NO_CELL and disks[keep] == WAITING    # still where it was put down
         strays = self.extra + kept      # disks where the game has none
         if keep != NO_CELL and not kept:
-            # The waiting disk left: those put down after it show the next side's face, and
-            # each must leave before it is played.
+            # The waiting disk left: those put down after it show the next side's face.
             for c in range(len(disks)):
                 if disks[c] == EXTRA:
                     self.suspect[c] = 1
@@ -313,14 +319,12 @@ class Referee:
         return self.disks[cell] >= RESERVED
 
     def pregame(self):
-        """No placement yet, in play; not in a remote game: a setting stepped at one board
-        only would part the two boards."""
+        """No placement yet, in play, not remote (a setting stepped at one board parts two)."""
         return (self.phase == PLAY and not self.game.ply() and
                 not self.table.settings.remote)
 
     def playable(self, cell):
-        """A legal placement for the side to move (on the computer's or the remote player's
-        turn only the hex it chose, once it has chosen)."""
+        """A legal placement for the side to move (on the computer's or remote turn: its hex)."""
         game = self.game
         if game.is_game_over() or not self.fresh_legal()[cell]:
             return False
@@ -339,8 +343,8 @@ class Referee:
         return self.tentative == NO_CELL and not self.to_turn   # none in hand, none to turn
 
     def fresh_legal(self):
-        """The legal placements now, a byte a hex. Made on demand: they are not shown while a
-        placement is tentative, so a placement's frame does not wait for them."""
+        """The legal placements, a byte a hex, made on demand: a placement's frame, which
+        does not show them, does not wait for them."""
         legal = self.legal
         if self.legal_stale:
             self.legal_stale = False
@@ -351,8 +355,7 @@ class Referee:
         return legal
 
     def choose(self, cell, now):
-        """The engine or the remote player chose `cell`: on their turn only a disk there is
-        played (one waiting there already, at once)."""
+        """The engine or remote player chose `cell`: on their turn only a disk there plays."""
         self.chosen = cell
         self.table.changed()
         self.read(now)
@@ -386,7 +389,7 @@ class Referee:
         if game.ply() == 1:
             # The settings hexes are hexes like the others now: a disk on one is extra.
             disks = self.disks
-            for c in range(len(disks)):
+            for c in self.layout.settings_hexes:
                 if disks[c] >= RESERVED:
                     disks[c] = EXTRA if disks[c] == RESERVED else EMPTY
             self.extra += self.reserved
@@ -408,8 +411,7 @@ class Referee:
         return True
 
     def _take_back(self, now, why):
-        """A tentative placement whose disk slid on is withdrawn: it was never a move, so the
-        host hears `withdrawn`, not `take_back`."""
+        """A tentative placement (its disk slid on, say) was never a move: `withdrawn`."""
         game = self.game
         flipped = game.last_flips()
         cell = game.pop()
@@ -419,10 +421,8 @@ class Referee:
             self.enter(PLAY, now)
         cells = game.cell_states
         present = self.present
-        # The taken-back disk, and any put down early for the other side's turn, must leave
-        # before they are placed again; but the disk a slide ended on (a magnet between two
-        # hexes closes both: the one new disk, if its landing was the change just before)
-        # is played if it rests there.
+        # The taken-back disk, and any put down early, must leave before they are placed
+        # again; the disk a slide ended on (landed the change before) is played if it rests.
         new = NO_CELL
         n = len(cells)
         if (why == "slid" and self.changed_before == self.landed_at and
@@ -440,15 +440,14 @@ class Referee:
         self.position_changed()
         self.table.game_changed(now, True)
         self.table.changed(was_move)
-        name = self.layout.cell_name
-        self.table.emit({"event": "take_back" if was_move else "withdrawn", "cell": name(cell),
+        names = self.layout.names
+        self.table.emit({"event": "take_back" if was_move else "withdrawn", "cell": names[cell],
                          "why": why,
-                         "flips_to_undo": [name(c) for c in flipped if not self.face_ok[c]]})
+                         "flips_to_undo": [names[c] for c in flipped if not self.face_ok[c]]})
         self.read(now)
 
     def position_changed(self):
-        """The game's position changed (a placement taken back, a penalty granted): every
-        empty hex's face is right, the legal placements are to find again."""
+        """The position changed (taken back, a penalty granted): empty hexes' faces right."""
         cells = self.game.cell_states
         for c in range(len(cells)):
             if not cells[c]:
@@ -458,17 +457,18 @@ class Referee:
         self.classify()
 
     def move_event(self, kind):
-        """The last placement as an event: its disk and the disks it turned, captured (the
-        captive bit, or any turned disk where a flip shows the other colour) or released."""
+        """The last placement as an event: its disk, and each it turned captured or released."""
         game = self.game
         cells = game.cell_states
         cell = game.peek()
         flip = game.FLIP     # the captive bit; or 3, which every disk's state has a bit of
-        name = self.layout.cell_name
-        flipped = game.last_flips()
-        return {"event": kind, "cell": name(cell), "side": iago.side_name(cells[cell] & 3),
-                "captured": [name(c) for c in flipped if cells[c] & flip],
-                "released": [name(c) for c in flipped if not cells[c] & flip]}
+        names = self.layout.names
+        captured = []
+        released = []
+        for c in game.last_flips():
+            (captured if cells[c] & flip else released).append(names[c])
+        return {"event": kind, "cell": names[cell], "side": iago.side_name(cells[cell] & 3),
+                "captured": captured, "released": released}
 
     def _report_move(self):
         """The tentative placement settled: now it is a move, for the host too."""
