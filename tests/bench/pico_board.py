@@ -28,8 +28,9 @@ sits in the reed matrix and the LED chain. Three runs:
    uncapped and capped; a garbage collection; a save of the game.
 
 Run: RP2EMU=/folder/of/the/emulator python tests/bench/pico_board.py [--report FILE]
-[--compare] [--pad BYTES]  (`make bench` runs it too; --compare runs the board a second time
-with the plain LED code, without gameboard/_ledkernel; --pad: FLASH_PAD below). Needs node,
+[--compare] [--pad BYTES] [--fram]  (`make bench` runs it too; --compare runs the board a second
+time with the plain LED code, without gameboard/_ledkernel; --pad: FLASH_PAD below; --fram: a
+blank FRAM fitted, FRAM below). Needs node,
 and the emulator set up as ../shared/tools/rp2emu/README.md says.
 """
 
@@ -56,7 +57,7 @@ LED_KERNEL = "_ledkernel.py"
 # saves fall on the flash and so when the loop's steps fall against the switch changes:
 # compare firmware over several pads, not one run.
 FLASH_PAD = 0
-# --fram (pico_games, pico_heap, pico_circuitpython): an FRAM fitted on the emulated board at
+# --fram (pico_board, pico_games, pico_heap, pico_circuitpython): an FRAM fitted on the emulated board at
 # the board map's I2C pins (../shared/tools/rp2emu's `fram`), its contents at power-on as
 # base64 ("" for a blank one); None: none fitted.
 FRAM = None
@@ -453,8 +454,9 @@ def main(argv):
         print("set RP2EMU to a folder set up as ../shared/tools/rp2emu/README.md says")
         return 2
     report_copy = argv[argv.index("--report") + 1] if "--report" in argv else None
-    global FLASH_PAD
+    global FLASH_PAD, FRAM
     FLASH_PAD = int(argv[argv.index("--pad") + 1]) if "--pad" in argv else 0
+    FRAM = "" if "--fram" in argv else None
     for name, (value, unit) in run(emu_dir, report_copy, "--compare" in argv).items():
         print(name, round(value, 3), unit)
     return 0
