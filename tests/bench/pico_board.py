@@ -57,9 +57,9 @@ LED_KERNEL = "_ledkernel.py"
 # saves fall on the flash and so when the loop's steps fall against the switch changes:
 # compare firmware over several pads, not one run.
 FLASH_PAD = 0
-# --fram (pico_board, pico_games, pico_heap, pico_circuitpython): an FRAM fitted on the emulated board at
-# the board map's I2C pins (../shared/tools/rp2emu's `fram`), its contents at power-on as
-# base64 ("" for a blank one); None: none fitted.
+# --fram (pico_board, pico_games, pico_heap, pico_circuitpython): an FRAM fitted on the
+# emulated board at the board map's I2C pins (../shared/tools/rp2emu's `fram`), its contents
+# at power-on as base64 ("" for a blank one); None: none fitted.
 FRAM = None
 
 # An opening in which five of eight placements capture or release, then the only legal move.
