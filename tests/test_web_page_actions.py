@@ -316,8 +316,10 @@ def test_the_panel_says_the_game_is_on_the_fram_until_it_fails(opened, fram_fitt
     sim = in_process.driver
     page = opened(in_process.url)
     expect_text(page, "#clock", "game kept on the FRAM")
+    expect_text(page, "#turn", "Dark to move")    # the light check over: a disk now is played
     click(page, "E4")
     expect_text(page, "#turn", "Light to move")
     sim.call(lambda body: setattr(sim.board.fram, "failing", True))
     click(page, "E6")
     expect_text(page, "#clock", "game kept on the flash (the FRAM failed)")
+
