@@ -322,4 +322,3 @@ def test_the_panel_says_the_game_is_on_the_fram_until_it_fails(opened, fram_fitt
     sim.call(lambda body: setattr(sim.board.fram, "failing", True))
     click(page, "E6")
     expect_text(page, "#clock", "game kept on the flash (the FRAM failed)")
-
