@@ -10,6 +10,7 @@ Chromium must be installed, as for tests/test_web_e2e.py.
 import json
 
 import pytest
+from gameboard.referee import PLAY
 
 from test_web_api import fresh, play, ready, sim  # noqa: F401
 from test_web_e2e import browser, expect_text, hexagon, open_page  # noqa: F401
@@ -316,7 +317,12 @@ def test_the_panel_says_the_game_is_on_the_fram_until_it_fails(opened, fram_fitt
     sim = in_process.driver
     page = opened(in_process.url)
     expect_text(page, "#clock", "game kept on the FRAM")
-    expect_text(page, "#turn", "Dark to move")    # the light check over: a disk now is played
+    # The page shows the turn during the light check too; a disk down before it ends is one
+    # that must leave first, so the placement waits for the board to be in play.
+    for _ in range(200):
+        if sim.call(lambda body: sim.board.controller.referee.phase) == PLAY:
+            break
+        page.wait_for_timeout(25)
     click(page, "E4")
     expect_text(page, "#turn", "Light to move")
     sim.call(lambda body: setattr(sim.board.fram, "failing", True))
