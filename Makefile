@@ -112,12 +112,15 @@ PYTEST_WORKERS ?= auto
 test: system-test venv node_modules typecheck cplib lint
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --maxprocesses 4 --dist load
 
-# The emulated Picos' benches run when RP2EMU / CPEMU name them (docs/benchmarks.md): the
-# UF2 booted, the real `make deploy` onto each runtime over a game in progress, and the heap
-# budget through a game against the computer and the demo.
+# The emulated Picos' benches run when RP2EMU / CPEMU name them (docs/benchmarks.md): torn
+# saves on the flash and on the FRAM, a brisk game with the FRAM, the UF2 booted, the real
+# `make deploy` onto each runtime over a game in progress, and the heap budget through a game
+# against the computer and the demo.
 bench: system-test venv
 	$(BIN)/python tests/bench/run.py
 	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_torn_saves.py; fi
+	@if [ -n "$$RP2EMU$$CPEMU" ]; then $(BIN)/python tests/bench/pico_torn_saves.py --fram; fi
+	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_games.py --games 1 --pace brisk --fram; fi
 	@if [ -n "$$RP2EMU" ]; then $(BIN)/python tests/bench/pico_uf2.py; fi
 	@if [ -n "$$RP2EMU$$CPEMU" ]; then $(BIN)/python tests/bench/pico_deploy.py; fi
 	@if [ -n "$$RP2EMU$$CPEMU" ]; then $(BIN)/python tests/bench/pico_heap.py; fi

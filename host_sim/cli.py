@@ -144,6 +144,7 @@ def cmd_serve(args):
     from host_sim import simboard
     from host_sim.web import server
     simboard.DEFAULT_RUNTIME = args.runtime     # the simulated board's firmware runtime
+    simboard.DEFAULT_FRAM = args.fram           # and whether it has its FRAM fitted
     server.main(args)
 
 
@@ -269,6 +270,9 @@ def _add_serve(sub):
     p.add_argument("--runtime", choices=("micropython", "circuitpython"), default="micropython",
                    help="simulated board: the Pico's Python, whose hardware layer the firmware "
                    "runs on (default micropython; docs/circuitpython.md)")
+    p.add_argument("--fram", action="store_true",
+                   help="simulated board: its FRAM fitted, which then keeps the game in "
+                   "progress (docs/web.md)")
     p.set_defaults(func=cmd_serve)
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import iago
 from gameboard import NO_CELL
+from host_sim.fakes.fram import FramChip, FramPowerCut
 from host_sim.fakes.install import install, install_circuitpython
 from host_sim.fakes.machine import PWRON_RESET, WDT_RESET, Circuit, MachineReset
 from host_sim.fakes.microcontroller import PowerCut as NvmPowerCut
@@ -40,6 +41,9 @@ REST_MS = 400          # a placed disk left alone long enough to count
 RUNTIMES = ("micropython", "circuitpython")
 # The runtime of a SimBoard made without one (`iago serve --sim --runtime` sets it).
 DEFAULT_RUNTIME = "micropython"
+# Whether a SimBoard made without saying has an FRAM fitted, where its map wires one
+# (`iago serve --sim --fram` sets it).
+DEFAULT_FRAM = False
 
 
 class _PowerCut(Exception):
@@ -69,10 +73,12 @@ class SimSerial:
 class SimBoard:
     """One simulated board. `strict` makes a firmware exception fail loudly (tests); without
     it the board logs it and restarts, as main.py does on a Pico. `wiring_map`: the map of how
-    the board is really wired, when the firmware is given a different (wrong) one in `map_path`."""
+    the board is really wired, when the firmware is given a different (wrong) one in `map_path`.
+    `fram`: an FRAM fitted on the map's I2C pins (host_sim/fakes/fram.py), which then keeps the
+    game in progress (gameboard/framsaves.py); its chip is `self.fram`."""
 
     def __init__(self, map_path=None, root=None, diodes=True, seed=0, strict=True,
-                 wiring_map=None, runtime=None):
+                 wiring_map=None, runtime=None, fram=None):
         if runtime is None:
             runtime = DEFAULT_RUNTIME
         if runtime not in RUNTIMES:
@@ -106,6 +112,16 @@ class SimBoard:
         self.layout = Layout(self.boardmap.geometry, self.boardmap.size)
         wiring = boardmap.load(str(wiring_map)) if wiring_map else self.boardmap
         self.circuit = Circuit.for_board(wiring, diodes, self.clock)
+        self.fram = None           # the FRAM chip, kept across power cuts and reflashing
+        if fram is None:
+            fram = DEFAULT_FRAM and bool(self.boardmap.fram)
+        if fram:
+            if not self.boardmap.fram:
+                raise ValueError("the board map %s wires no FRAM (its \"fram\" entry)"
+                                 % self.map_path)
+            self.fram = FramChip(self.boardmap.fram["sda"], self.boardmap.fram["scl"],
+                                 clock=self.clock)
+            self.circuit.fram = self.fram
         if runtime == "circuitpython":
             from host_sim.fakes.microcontroller import Nvm
             self.nvm = Nvm(clock=self.clock)     # the flash sector: kept across power cuts
@@ -161,12 +177,25 @@ class SimBoard:
             if self._cut_in_save:
                 self._cut_in_save -= 1
                 if not self._cut_in_save:
-                    if self.nvm is not None:
+                    if saves.store == "fram":
+                        self._tear_fram_save(saves, write, args, kwargs)
+                    elif self.nvm is not None:
                         self._tear_nvm_save(saves, write, args, kwargs)
                     raise _PowerCut()
             return write(*args, **kwargs)
 
         saves.save = save
+
+    def _tear_fram_save(self, saves, write, args, kwargs):
+        """With an FRAM: the power goes after a byte of the save's record drawn at random (or
+        just after its last byte)."""
+        size = len(saves.line(*args, **kwargs).encode()) + 12    # framsaves' record
+        self.fram.cut_after(self.rng.randint(0, size))
+        try:
+            write(*args, **kwargs)
+        except FramPowerCut:
+            pass
+        self.fram.cut_after(None)
 
     def _tear_nvm_save(self, saves, write, args, kwargs):
         """CircuitPython: the power goes during one of the save's flash operations, drawn at

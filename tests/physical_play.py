@@ -50,8 +50,10 @@ def _with_log(method):
 class Table:
     """A simulated board with players' hands and the invariants' bookkeeping."""
 
-    def __init__(self, map_path=None, seed=0, runtime="micropython"):
-        self.board = SimBoard(map_path, seed=seed, runtime=runtime)
+    def __init__(self, map_path=None, seed=0, runtime="micropython", fram=False):
+        # `fram`: the game in progress on an FRAM (gameboard/framsaves.py), cut in a save
+        # after any byte of its record, instead of on the flash.
+        self.board = SimBoard(map_path, seed=seed, runtime=runtime, fram=fram)
         self.board.advance(1300)              # the light check
         self.layout = self.board.layout
         self.turned = turned_faces(self.layout.flip)

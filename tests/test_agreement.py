@@ -10,7 +10,9 @@ cuts at any instant, at paces from brisk to slow.
 
 `make test` runs a seeded budget of examples; `make soak` runs many more (AGREEMENT_EXAMPLES).
 The fuzzer and every regression test run on both runtimes: the firmware on MicroPython's
-hardware layer and on CircuitPython's (gameboard/cphw.py, docs/circuitpython.md).
+hardware layer and on CircuitPython's (gameboard/cphw.py, docs/circuitpython.md); each of the
+fuzzer's runs draws whether the board has an FRAM (the game in progress saved there,
+gameboard/framsaves.py) or saves on the flash.
 """
 
 import os
@@ -40,9 +42,10 @@ class PhysicalPlay(RuleBasedStateMachine):
     runtime = "micropython"
 
     @initialize(rules=st.sampled_from([("standard", False), ("loose+simple", False),
-                                       ("standard", True)]))
-    def start(self, rules):
-        self.table = Table(runtime=self.runtime)
+                                       ("standard", True)]),
+                fram=st.booleans())
+    def start(self, rules, fram):
+        self.table = Table(runtime=self.runtime, fram=fram)     # with an FRAM, or without
         if rules != ("standard", False):
             self.table.command({"cmd": "settings",
                                 "settings": {"rules": rules[0], "penalty": rules[1]}})

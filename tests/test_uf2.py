@@ -70,8 +70,13 @@ def flash_image(data, chip="RP2040"):
 
 
 def littlefs_files(image):
+    # Read as the rp2 port's VfsLfs2 reads (host_sim/uf2.py writes with its configuration, a
+    # 1 KB cache): littlefs keeps a file of up to a cache's size inline in its directory, and
+    # a reader with littlefs-python's smaller default cache calls such a file corrupt (once
+    # the FRAM's module moved the 1.22 image's files: usbserial.mpy, 426 bytes).
     fs = LittleFS(context=UserContext(len(image), bytearray(image)), block_size=4096,
-                  block_count=len(image) // 4096, read_size=32, prog_size=256, mount=True)
+                  block_count=len(image) // 4096, read_size=32, prog_size=256,
+                  cache_size=1024, lookahead_size=32, mount=True)
     files = {}
     for top, _, names in fs.walk("/"):
         for name in names:

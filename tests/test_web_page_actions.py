@@ -10,6 +10,7 @@ Chromium must be installed, as for tests/test_web_e2e.py.
 import json
 
 import pytest
+from gameboard.referee import PLAY
 
 from test_web_api import fresh, play, ready, sim  # noqa: F401
 from test_web_e2e import browser, expect_text, hexagon, open_page  # noqa: F401
@@ -295,3 +296,35 @@ def test_a_refused_step_of_the_penalty_option_says_why(opened, in_process):
     in_process.hub.log("in", json.dumps({"event": "settings", "name": "penalty", "value": False,
                                          "cell": "A2", "settings": {"rules": "loose"}}))
     expect_text(page, "#status", "The penalty option stays off (A2): not with loose rules.")
+
+
+# --- where the game is kept --------------------------------------------------------------------
+
+@pytest.fixture
+def fram_fitted(monkeypatch):
+    """The in-process simulator's board with its FRAM fitted (iago serve --sim --fram)."""
+    from host_sim import simboard
+    monkeypatch.setattr(simboard, "DEFAULT_FRAM", True)
+
+
+def test_the_panel_says_the_game_is_on_the_flash_of_a_board_without_an_fram(opened, in_process):
+    page = opened(in_process.url)
+    expect_text(page, "#clock", "game kept on the flash")
+    assert "FRAM" not in page.inner_text("#clock")
+
+
+def test_the_panel_says_the_game_is_on_the_fram_until_it_fails(opened, fram_fitted, in_process):
+    sim = in_process.driver
+    page = opened(in_process.url)
+    expect_text(page, "#clock", "game kept on the FRAM")
+    # The page shows the turn during the light check too; a disk down before it ends is one
+    # that must leave first, so the placement waits for the board to be in play.
+    for _ in range(200):
+        if sim.call(lambda body: sim.board.controller.referee.phase) == PLAY:
+            break
+        page.wait_for_timeout(25)
+    click(page, "E4")
+    expect_text(page, "#turn", "Light to move")
+    sim.call(lambda body: setattr(sim.board.fram, "failing", True))
+    click(page, "E6")
+    expect_text(page, "#clock", "game kept on the flash (the FRAM failed)")

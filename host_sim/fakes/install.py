@@ -78,7 +78,7 @@ def adafruit_libraries():
 
 
 def install_circuitpython(circuit, clock, nvm=None):
-    """Make the firmware's imports give CircuitPython's modules: the fakes of board,
+    """Make the firmware's imports give CircuitPython's modules: the fakes of board, busio,
     digitalio, keypad, microcontroller, supervisor, usb_cdc, watchdog, neopixel_write and
     time, with the real Adafruit `neopixel` and `adafruit_pixelbuf` (adafruit_libraries) on
     top; no `machine`. `nvm`: the board's microcontroller.nvm (a fresh erased one by
@@ -86,7 +86,7 @@ def install_circuitpython(circuit, clock, nvm=None):
 
     The keypad's background scans run after every sleep; the circuit's watchdog as in
     install(). Returns a callable that undoes all of it."""
-    from host_sim.fakes import (board, cptime, digitalio, keypad, microcontroller,
+    from host_sim.fakes import (board, busio, cptime, digitalio, keypad, microcontroller,
                                 neopixel_write, supervisor, usb_cdc, watchdog)
     previous_nvm = microcontroller.use_nvm(nvm if nvm is not None else
                                            microcontroller.Nvm(clock=clock))
@@ -96,7 +96,7 @@ def install_circuitpython(circuit, clock, nvm=None):
         microcontroller.boot(True)
         microcontroller.use_nvm(previous_nvm)
 
-    modules = {"board": board, "digitalio": digitalio, "keypad": keypad,
+    modules = {"board": board, "busio": busio, "digitalio": digitalio, "keypad": keypad,
                "microcontroller": microcontroller, "supervisor": supervisor,
                "usb_cdc": usb_cdc, "watchdog": watchdog, "neopixel_write": neopixel_write,
                "time": cptime}

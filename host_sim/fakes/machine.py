@@ -25,6 +25,9 @@ BITSTREAM_US_PER_BYTE = 10      # WS2812 at 800 kbit/s: 1.25 us a bit; bitstream
 _MODE_NAMES = {IN: "IN", OUT: "OUT", OPEN_DRAIN: "OPEN_DRAIN"}
 
 
+from host_sim.fakes.fram import I2C  # noqa: E402,F401 (machine.I2C)
+
+
 class MachineReset(BaseException):
     """The Pico resets (machine.reset() or the watchdog). Not an Exception: firmware code
     cannot catch it, as nothing survives a real reset. `cause` is what reset_cause() will say."""
@@ -68,6 +71,7 @@ class Circuit(Electrics):
         self.watchdog_timeout_ms = None
         self.watchdog_fed_us = 0
         self.watchdog_resets = 0
+        self.fram = None               # an I2C FRAM (host_sim/fakes/fram.FramChip), if fitted
         self._pads = [Pad() for _ in range(GPIO_COUNT)]
         self._line = {}
         for i, gpio in enumerate(self.row_pins):

@@ -443,6 +443,9 @@ class SimDriver(SimLink, SimHands, SimControls, Driver):
             "bounce_ms": board.bounce_ms, "crosstalk": board.crosstalk,
             "stuck": sorted(self._name(c) for c in board.stuck),
             "restarts": board.restarts,
+            # Where the game in progress is kept: "fram", "flash" (and whether one is fitted).
+            "store": board.app.saves.store if board.app is not None else None,
+            "fram": board.fram is not None,
             "pty": self.pty.path if self.pty is not None else None,
         }
 

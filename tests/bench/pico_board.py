@@ -28,8 +28,9 @@ sits in the reed matrix and the LED chain. Three runs:
    uncapped and capped; a garbage collection; a save of the game.
 
 Run: RP2EMU=/folder/of/the/emulator python tests/bench/pico_board.py [--report FILE]
-[--compare] [--pad BYTES]  (`make bench` runs it too; --compare runs the board a second time
-with the plain LED code, without gameboard/_ledkernel; --pad: FLASH_PAD below). Needs node,
+[--compare] [--pad BYTES] [--fram]  (`make bench` runs it too; --compare runs the board a second
+time with the plain LED code, without gameboard/_ledkernel; --pad: FLASH_PAD below; --fram: a
+blank FRAM fitted, FRAM below). Needs node,
 and the emulator set up as ../shared/tools/rp2emu/README.md says.
 """
 
@@ -56,6 +57,10 @@ LED_KERNEL = "_ledkernel.py"
 # saves fall on the flash and so when the loop's steps fall against the switch changes:
 # compare firmware over several pads, not one run.
 FLASH_PAD = 0
+# --fram (pico_board, pico_games, pico_heap, pico_circuitpython): an FRAM fitted on the
+# emulated board at the board map's I2C pins (../shared/tools/rp2emu's `fram`), its contents
+# at power-on as base64 ("" for a blank one); None: none fitted.
+FRAM = None
 
 # An opening in which five of eight placements capture or release, then the only legal move.
 OPENING = ("G7", "E6", "F6", "G6", "G5", "F5", "E5", "E4")
@@ -205,16 +210,25 @@ def build_files(dest, kernel=True, board_map=BOARD_MAP):
     return dest
 
 
-def emulator_config(files):
+def emulator_config(files, fram=None):
     """board-emu's config for the board map on the flash `files`: matrix lines, LED chain,
-    buttons held up."""
+    buttons held up; an FRAM on the map's I2C pins if `fram` (its contents in base64, "" for
+    a blank one; default FRAM) is not None, its pins held up (busio.I2C checks for pull-ups)."""
     bmap = json.loads((Path(files) / "board.json").read_text())
     cells = {name: {"row": c["row"], "col": c["col"], "led": c["led"]}
              for name, c in bmap["cells"].items()}
-    return {"rows": bmap["rows"], "cols": bmap["cols"], "led_pin": bmap["led_pin"],
-            "led_count": len(cells), "cells": cells, "cell_index": "index",
-            "high_pins": sorted(bmap.get("buttons", {}).values()),
-            "files": str(files), "main": "main.py"}
+    config = {"rows": bmap["rows"], "cols": bmap["cols"], "led_pin": bmap["led_pin"],
+              "led_count": len(cells), "cells": cells, "cell_index": "index",
+              "high_pins": sorted(bmap.get("buttons", {}).values()),
+              "files": str(files), "main": "main.py"}
+    fram = FRAM if fram is None else fram
+    if fram is not None:
+        pins = bmap["fram"]
+        config["fram"] = {"i2c": (pins["sda"] >> 1) & 1, "address": 0x50, "size": 32768}
+        if fram:
+            config["fram"]["data_b64"] = fram
+        config["high_pins"] = sorted(config["high_pins"] + [pins["sda"], pins["scl"]])
+    return config
 
 
 def scenario():
@@ -440,8 +454,9 @@ def main(argv):
         print("set RP2EMU to a folder set up as ../shared/tools/rp2emu/README.md says")
         return 2
     report_copy = argv[argv.index("--report") + 1] if "--report" in argv else None
-    global FLASH_PAD
+    global FLASH_PAD, FRAM
     FLASH_PAD = int(argv[argv.index("--pad") + 1]) if "--pad" in argv else 0
+    FRAM = "" if "--fram" in argv else None
     for name, (value, unit) in run(emu_dir, report_copy, "--compare" in argv).items():
         print(name, round(value, 3), unit)
     return 0

@@ -24,7 +24,8 @@ The runs:
    loop's longest step meanwhile.
 
 Run: CPEMU=/folder/of/cpemu python tests/bench/pico_circuitpython.py [--report FILE]
-[--opening | --computer]  (--computer also measures what the loop's parts allocate)
+[--opening | --computer] [--fram]  (--computer also measures what the loop's parts allocate;
+--fram: an FRAM fitted, the game in progress saved there)
 (`make bench` runs it when CPEMU is set). Needs node and cpemu set up as
 ../shared/tools/cpemu/README.md says.
 """
@@ -273,6 +274,8 @@ def main(argv):
         print("set CPEMU to a folder set up as ../shared/tools/cpemu/README.md says")
         return 2
     report_copy = argv[argv.index("--report") + 1] if "--report" in argv else None
+    if "--fram" in argv:
+        pico_board.FRAM = ""        # an FRAM fitted: the game in progress saved there
     figures = {}
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)

@@ -42,7 +42,8 @@ matrix scan and flash operation. Measured, per pace, over every placement of eve
   how many of those probes overlapped a save.
 
 Run: RP2EMU=<emulator folder> python tests/bench/pico_games.py [--games N] [--pace brisk|slow]
-[--seed S] [--stats-each] [--firmware DIR] [--keep DIR] [--json FILE]. `make bench` runs it
+[--seed S] [--stats-each] [--firmware DIR] [--keep DIR] [--json FILE] [--fram] (an FRAM
+fitted: pico_board.FRAM). `make bench` runs it
 with BENCH_PICO_GAMES games a pace (default 2). On a shared 2-core machine a brisk game took
 about 2.5 minutes of wall time and a slow one about 10 (the emulator runs 0.28-0.3 emulated
 seconds a second with this firmware). --firmware measures another tree laid out as firmware/.
@@ -396,6 +397,15 @@ def analyse(report, events, plan):
                 out["firmware_each"].append(reply["closing_to_frame_us"] / 1000)
             count = reply["closings_timed"]
     out["game_over"] = over_at is not None
+    # What the game wrote: flash programmed and erased from the first placement on (the game
+    # in progress, on a board without an FRAM; the finished game's record), and the FRAM.
+    over = over_at if over_at is not None else float("inf")
+    out["flash_programmed"] = sum(b for t, kind, _, b in flash if kind == "program" and t >= start)
+    out["flash_erases"] = sum(1 for t, kind, _, _ in flash if kind == "erase" and t >= start)
+    out["flash_ops_play"] = sum(1 for t, _, _, _ in flash if start <= t < over)
+    fram = report.get("fram") or {}
+    out["fram_written"] = fram.get("writes", 0)
+    out["fram_busy_ms"] = fram.get("busy_ns", 0) / 1e6
     out["emulated_s"] = report["timing"]["run_emu_s"]
     return out
 
@@ -480,6 +490,15 @@ def figures(results):
                              len(unseen), len(mine),
                              sum(1 for p in unseen if p["during_save"]), len(during)),
                          target))
+        rows.append((pace, "flash written a game (bytes programmed, erases)",
+                     "%d B, %d erases; %d operations before game over" % (
+                         max(g["flash_programmed"] for g in games),
+                         max(g["flash_erases"] for g in games),
+                         max(g["flash_ops_play"] for g in games)), ""))
+        if any(g["fram_written"] for g in games):
+            rows.append((pace, "FRAM written a game (bytes, bus time)", "%d B, %.1f ms" % (
+                max(g["fram_written"] for g in games), max(g["fram_busy_ms"] for g in games)),
+                ""))
         complete = sum(1 for g in games if g["stalled_at"] is None and g["game_over"])
         rows.append((pace, "games played to the end", "%d of %d" % (complete, len(games)),
                      "all"))
@@ -530,7 +549,11 @@ def main(argv):
     parser.add_argument("--firmware", help="a folder laid out as firmware/ to measure instead")
     parser.add_argument("--keep", help="keep the flash contents and reports in this folder")
     parser.add_argument("--json", help="write the measurements to this file")
+    parser.add_argument("--fram", action="store_true",
+                        help="an FRAM fitted on the board (the game in progress saved there)")
     args = parser.parse_args(argv)
+    if args.fram:
+        pico_board.FRAM = ""
     emu_dir = os.environ.get("RP2EMU")
     if not emu_dir:
         print("pico-games: set RP2EMU to a folder set up as ../shared/tools/rp2emu/README.md "

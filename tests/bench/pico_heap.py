@@ -16,7 +16,8 @@ in use and free): `<run>_heap_max` (the most in use), `<run>_heap_free_min` (the
 and `<run>_heap_thinking_max` (the most while the computer searched).
 
 Run: RP2EMU=<folder> CPEMU=<folder> python tests/bench/pico_heap.py [--runtime micropython|
-circuitpython] [--only computer|demo] [--seed S]. `make bench` runs it for each emulator set.
+circuitpython] [--only computer|demo] [--seed S] [--fram]. `make bench` runs it for each
+emulator set.
 A run takes 10-25 minutes of wall time on a shared 2-core machine.
 """
 
@@ -198,7 +199,10 @@ def main(argv):
     parser.add_argument("--runtime", choices=("micropython", "circuitpython"))
     parser.add_argument("--only", choices=("computer", "demo"))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fram", action="store_true", help="an FRAM fitted on the board")
     args = parser.parse_args(argv)
+    if args.fram:
+        pico_board.FRAM = ""
     emulators = {"micropython": os.environ.get("RP2EMU"),
                  "circuitpython": os.environ.get("CPEMU")}
     runtimes = [args.runtime] if args.runtime else [r for r in emulators if emulators[r]]

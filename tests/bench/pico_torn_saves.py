@@ -28,7 +28,8 @@ Saves('/').load(). Measured:
 
 Run: RP2EMU=<emulator folder> python tests/bench/pico_torn_saves.py [--saves N]
 [--prefixes N] [--scatter N] [--seed S] [--sweep N] [--no-resave] [--control]
-[--json FILE]. `make bench` runs it
+[--json FILE] [--fram] (tests/bench/torn_fram.py: the FRAM's saves cut after every byte, on
+MicroPython with RP2EMU and CircuitPython with CPEMU). `make bench` runs it
 when RP2EMU is set. Needs node, and the emulator set up as ../shared/tools/rp2emu/README.md
 says. The defaults (30 saves, 2 torn prefixes and 1 scattered tearing a program) take
 a few minutes on a 2-core machine.
@@ -151,6 +152,25 @@ def print_summary(report, out=sys.stdout):
     out.flush()
 
 
+def main_fram(args):
+    sys.path.insert(0, str(HERE))
+    import torn_fram
+    emulators = {"micropython": os.environ.get("RP2EMU"),
+                 "circuitpython": os.environ.get("CPEMU")}
+    runtimes = [r for r in emulators if emulators[r] and args.runtime in (None, r)]
+    if not runtimes:
+        print("pico-torn-saves --fram: set RP2EMU and/or CPEMU (docs/benchmarks.md)")
+        return 2
+    games = [[iago.parse_cell(m) for m in g] for g in sequence(2, args.seed)]
+    reports = []
+    for runtime in runtimes:
+        reports.append(torn_fram.run_runtime(runtime, emulators[runtime], games))
+        torn_fram.print_summary(reports[-1:], sys.stdout)
+    if args.json:
+        Path(args.json).write_text(json.dumps(reports, indent=1))
+    return 1 if any(r["failures"] for r in reports) else 0
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--saves", type=int, default=30, help="saves after the first (30)")
@@ -167,7 +187,14 @@ def main(argv):
                         help="the control: each save written in two commits (a flush between "
                         "two halves) instead of Saves.save; the cuts must find torn saves")
     parser.add_argument("--json", help="write the report (every cut point) to this file")
+    parser.add_argument("--fram", action="store_true",
+                        help="the FRAM's saves instead, cut after every byte, on each runtime "
+                        "whose emulator is set (RP2EMU, CPEMU): tests/bench/torn_fram.py")
+    parser.add_argument("--runtime", choices=("micropython", "circuitpython"),
+                        help="--fram: this runtime only")
     args = parser.parse_args(argv)
+    if args.fram:
+        return main_fram(args)
     emu_dir = os.environ.get("RP2EMU")
     if not emu_dir:
         print("pico-torn-saves: set RP2EMU to a folder set up as ../shared/tools/rp2emu/"

@@ -103,6 +103,7 @@ class App:
                           "game": self.layout.game}, self.hand_over)
         if problem:
             self.link.send_event({"event": "save_error", "error": problem})
+        self._flash_ok()                 # an FRAM given up at start, told
         if buttons is not None and buttons.pressed() & 1:   # select held at power-on
             self.hand_over("selftest", now)
 
@@ -361,6 +362,10 @@ class App:
             self.link.send_event({"event": "save_error", "error": self.flash_error})
 
     def _flash_ok(self):
+        news = self.saves.news           # the FRAM given up (gameboard/framsaves.py)
+        if news is not None:
+            self.saves.news = None
+            self.link.send_event({"event": "store", "store": "flash", "error": news})
         if self.flash_error is not None:
             self.flash_error = None
             self.controller.show_flash_fault(False)

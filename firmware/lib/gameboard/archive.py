@@ -154,7 +154,7 @@ def count_restart(saves):
     """Count a start that follows a restart (the last run crashed or hung) in the file
     "restarts" under the saves' root, which main removes once a start has run a while. From
     _SET_ASIDE_AFTER restarts in a row on, the saved game is set aside as game.bad (it may be
-    what crashes the board; on CircuitPython `saves.set_aside` sets aside its game in nvm):
+    what crashes the board; `saves.set_aside`, wherever the game is kept):
     returns what to report then, else None. At _STOP_AFTER the board stops with a fault
     (hw.fault) instead."""
     path = saves.root + "restarts"    # main removes it once a start lasts
@@ -176,16 +176,7 @@ def count_restart(saves):
                  "error.log has why. Power the board off and on to try again" % count)
     if count < _SET_ASIDE_AFTER:
         return None
-    set_aside = getattr(saves, "set_aside", None)   # CircuitPython's, for its game in nvm
-    moved = set_aside() if set_aside is not None else None
-    if moved is None:       # MicroPython's game.sav (or a CircuitPython drive's)
-        for name in ("game.sav", "game.json"):     # and older firmware's save
-            try:
-                os.rename(saves.root + name, saves.root + "game.bad")
-                moved = True
-                break
-            except OSError:
-                pass
+    moved = saves.set_aside()   # game.sav, CircuitPython's nvm, the FRAM (their modules)
     if not moved:
         return None         # no saved game (or none that can be moved)
     return ("the firmware restarted %d times in a row, each within seconds of the last: the "

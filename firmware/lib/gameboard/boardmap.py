@@ -35,6 +35,9 @@ DEFAULTS = {
     "led_type": "WS2812B",
     "colour_order": "GRB",
     "buttons": {},
+    # The FRAM's I2C pins, {"sda": 18, "scl": 19} on the PCB; {}: none wired. Whether one is
+    # fitted there, the firmware finds out at start (gameboard/hw.py's fram).
+    "fram": {},
     "current_budget_ma": 500,
     "led_ma_per_channel": 20,
     "led_idle_ma": 1,
@@ -49,7 +52,8 @@ DEFAULTS = {
 REQUIRED = ("format", "name", "rows", "cols", "led_pin", "cells")
 OPTIONAL = ("notes",)
 # What a BoardMap holds (its docstring says what each is), in the order check() sets them.
-FIELDS = ("format", "name", "row_pins", "col_pins", "lines", "led_pin", "buttons", "led_type",
+FIELDS = ("format", "name", "row_pins", "col_pins", "lines", "led_pin", "buttons", "fram",
+          "led_type",
           "bpp", "colour_order", "current_budget_ma", "led_ma_per_channel", "led_idle_ma",
           "debounce_ms", "diodes", "geometry", "size", "cells", "cell_of_crossing",
           "crossing_of_cell", "led_of_cell", "cell_of_led")
@@ -68,6 +72,7 @@ class BoardMap:
     colour_order         the byte offset within an LED of red, green, blue (and white), as
                          neopixel's ORDER: (1, 0, 2) for GRB
     buttons              {"select": gpio, "confirm": gpio}, either or both may be absent
+    fram                 {"sda": gpio, "scl": gpio} of the FRAM's I2C bus, or {} (none wired)
     current_budget_ma, led_ma_per_channel, led_idle_ma, debounce_ms
     geometry, size       "hex" (size 9) or "square" (size 7, 8 or 9)
     cells                how many cells: 61 hexes, or size * size squares
@@ -92,6 +97,7 @@ class BoardMap:
     bpp: int
     colour_order: tuple
     buttons: dict
+    fram: dict
     current_budget_ma: int
     led_ma_per_channel: int
     led_idle_ma: int
@@ -142,6 +148,21 @@ def _lines(data, key, used, most):
     return tuple(_pin(p, "%s[%d]" % (key, i), used) for i, p in enumerate(pins))
 
 
+def _fram(wiring, used):
+    """The FRAM's pins: {} or one I2C block's SDA and SCL (on an RP2040 or RP2350, an even
+    GPIO is SDA and the odd one SCL, of block (gpio >> 1) & 1)."""
+    if not isinstance(wiring, dict) or (wiring and sorted(wiring) != ["scl", "sda"]):
+        _fail("fram must be {} (none) or an object such as {\"sda\": 18, \"scl\": 19}")
+    if not wiring:
+        return {}
+    sda = _pin(wiring["sda"], "fram.sda", used)
+    scl = _pin(wiring["scl"], "fram.scl", used)
+    if sda % 2 or not scl % 2 or (sda >> 1) & 1 != (scl >> 1) & 1:
+        _fail("fram: GP%d and GP%d are not the SDA and SCL of one I2C block (GP18 and GP19 "
+              "are I2C1's)" % (sda, scl))
+    return {"sda": sda, "scl": scl}
+
+
 def check(data):
     """Check a parsed board map (a dict) and build its BoardMap; raises BoardMapError."""
     data = _check(data)
@@ -168,6 +189,7 @@ def check(data):
         if key not in BUTTONS:
             _fail("buttons: unknown button %s (known: %s)" % (_show(key), ", ".join(BUTTONS)))
         bmap.buttons[key] = _pin(buttons[key], "buttons." + key, used)
+    bmap.fram = _fram(data["fram"], used)
     _led_chain(data, bmap)
     bmap.debounce_ms = _count(data, "debounce_ms", 1)
     if data["diodes"] not in (True, False):

@@ -1,5 +1,5 @@
 """The Pico's hardware on CircuitPython, and the only module there that imports board,
-digitalio, keypad, microcontroller, supervisor, usb_cdc or neopixel.
+busio, digitalio, keypad, microcontroller, supervisor, usb_cdc or neopixel.
 
 The same interface as gameboard/hw.py (MicroPython's), so everything above it runs unchanged;
 gameboard.start.hardware() picks this one when sys.implementation.name is "circuitpython".
@@ -11,7 +11,9 @@ What differs underneath:
 - a ticks clock with MicroPython's contract (supervisor.ticks_ms wraps at 2**29);
 - the host link is usb_cdc.data (boot.py enables it), else the console;
 - the game in progress is kept in microcontroller.nvm (gameboard/cpsaves.py), not on the
-  FAT drive.
+  FAT drive, when the board has no FRAM (gameboard/framsaves.py); the FRAM is driven through
+  busio.I2C by a few lines here, not adafruit-circuitpython-fram, whose writes are one I2C
+  transaction a byte (docs/benchmarks.md, "The game on the FRAM").
 The simulator runs this file on the fakes of host_sim/fakes with the real Adafruit library.
 """
 
@@ -19,6 +21,7 @@ import json
 import time
 
 import board
+import busio
 import digitalio
 import keypad
 import microcontroller
@@ -248,6 +251,53 @@ class UsbSerial:
     def write(self, text):
         if self.port is not None:
             self.port.write(text.encode())
+
+
+class Fram:
+    """The FRAM on busio.I2C (gameboard/framsaves.py's byte device; hw.Fram on MicroPython):
+    an address and the data in one transaction, as the MB85RC256V takes them."""
+
+    def __init__(self, i2c, address=0x50):
+        self.i2c = i2c
+        self.address = address
+        self.at = bytearray(2)
+
+    def read_into(self, at, buf):
+        self.at[0] = at >> 8
+        self.at[1] = at & 0xFF
+        i2c = self.i2c
+        while not i2c.try_lock():
+            pass
+        try:
+            i2c.writeto_then_readfrom(self.address, self.at, buf)
+        finally:
+            i2c.unlock()
+
+    def write(self, at, data):
+        message = bytearray(len(data) + 2)
+        message[0] = at >> 8
+        message[1] = at & 0xFF
+        message[2:] = data
+        i2c = self.i2c
+        while not i2c.try_lock():
+            pass
+        try:
+            i2c.writeto(self.address, message)
+        finally:
+            i2c.unlock()
+
+
+def fram(wiring):
+    """The board map's FRAM ({"sda": gpio, "scl": gpio}, or {} for none) if one answers a
+    read, else None (as hw.fram; busio.I2C raises RuntimeError without pull-ups)."""
+    if not wiring:
+        return None
+    try:
+        device = Fram(busio.I2C(_pin(wiring["scl"]), _pin(wiring["sda"]), frequency=1000000))
+        device.read_into(0, bytearray(1))
+        return device
+    except (OSError, RuntimeError, ValueError):
+        return None
 
 
 def saves(root):

@@ -169,11 +169,16 @@ class NvmSaves(Saves):
     def set_aside(self):
         """Set the game in nvm aside (gameboard/archive.py's count_restart): its line copied to
         game.bad on the drive (where the drive is the firmware's), then a tombstone record.
-        True once done; None if nvm holds no game (a game.sav on the drive is the one)."""
+        True once done; None if neither nvm nor the drive holds a game."""
         found, self._end = self.records()
         self._records = len(found)
         if not found or found[-1][1] is None:
-            return None
+            try:        # a game.sav on the drive, if any
+                import os
+                os.rename(self.file_path, self.root + "game.bad")
+                return True
+            except OSError:
+                return None
         try:
             with open(self.root + "game.bad", "wb") as f:
                 f.write(found[-1][1])
@@ -181,6 +186,19 @@ class NvmSaves(Saves):
             pass            # the drive is the computer's: the game goes, not the board
         self._tombstone()
         return True
+
+    def discard(self):
+        """The saved game removed (carried onto the FRAM, gameboard/framsaves.py): a
+        tombstone after a game in nvm, and the drive's game.sav."""
+        found, self._end = self.records()
+        self._records = len(found)
+        if found and found[-1][1] is not None:
+            self._tombstone()
+        try:
+            import os
+            os.remove(self.file_path)
+        except OSError:
+            pass
 
     def _load_file(self, layout):
         # gameboard/savedgame.py reads it as on MicroPython, and sets a damaged one aside.

@@ -128,6 +128,37 @@ class Pixels:
         machine.bitstream(self.pin, 0, (400, 850, 800, 450), wire)
 
 
+class Fram:
+    """The FRAM on I2C (gameboard/framsaves.py's byte device): an MB85RC256V-like part,
+    16-bit addresses, writes that land byte by byte with no delay."""
+
+    def __init__(self, i2c, address=0x50):
+        self.i2c = i2c
+        self.address = address
+
+    def read_into(self, at, buf):
+        self.i2c.readfrom_mem_into(self.address, at, buf, addrsize=16)
+
+    def write(self, at, data):
+        self.i2c.writeto_mem(self.address, at, data, addrsize=16)
+
+
+def fram(wiring):
+    """The board map's FRAM (`wiring`: {"sda": gpio, "scl": gpio}, or {} for none) if one
+    answers a read, else None. A read, not I2C.scan(), whose zero-length writes are
+    bit-banged; 1 MHz, which the MB85RC256V takes."""
+    if not wiring:
+        return None
+    Pin = machine.Pin
+    try:
+        device = Fram(machine.I2C((wiring["sda"] >> 1) & 1, sda=Pin(wiring["sda"]),
+                                  scl=Pin(wiring["scl"]), freq=1000000))
+        device.read_into(0, bytearray(1))
+        return device
+    except (OSError, ValueError):      # no answer; a port that refuses those pins
+        return None
+
+
 class Buttons:
     """Push buttons between a GPIO and ground, read with pull-ups. A None pin is a button
     the board lacks: its bit stays 0."""

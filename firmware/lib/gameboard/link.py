@@ -133,6 +133,11 @@ class Link:
         timing = self.timing
         out = {"closing_to_frame_us": timing.last_us, "closing_to_frame_max_us": timing.max_us,
                "closings_timed": timing.count, "step_max_ms": max(timing.step_max_ms, 0)}
+        saves = self.saves
+        if saves is not None:
+            out["store"] = saves.store      # where the game in progress is kept
+            if saves.fallen is not None:
+                out["store_error"] = saves.fallen
         timing.step_max_ms = -1  # the step answering this (and collecting) does not count
         gc.collect()
         if hasattr(gc, "mem_alloc"):  # MicroPython

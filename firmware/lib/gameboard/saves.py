@@ -42,6 +42,10 @@ def exists(path):
 
 
 class Saves:
+    store = "flash"     # where the game in progress is kept (gameboard/framsaves.py: "fram")
+    news = None         # what the host link must hear about that store (framsaves)
+    fallen = None       # why the FRAM was given up (framsaves)
+
     def __init__(self, root):
         self.root = root if root.endswith("/") else root + "/"
         self.game_path = self.root + "game.sav"
@@ -85,6 +89,28 @@ class Saves:
         with open(self.game_path, "w") as f:
             f.write(line)
         self._last = line
+
+    def discard(self):
+        """The saved game removed (carried onto the FRAM, gameboard/framsaves.py)."""
+        for path in (self.game_path, self.legacy_path):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+        self._legacy = False
+        self._last = None
+
+    def set_aside(self):
+        """The saved game renamed game.bad (gameboard/archive.py's count_restart): True, or
+        None if there is none (or the flash refused)."""
+        for path in (self.game_path, self.legacy_path):
+            try:
+                os.rename(path, self.root + "game.bad")
+                self._legacy = False
+                return True
+            except OSError:
+                pass
+        return None
 
     def load(self, layout=None):
         """(settings, game, flips pending) of the saved game, or None if there is none.

@@ -1,6 +1,6 @@
-"""How the board starts: its board map checked (or the checked copy read back), a start
-that follows a crash counted, the hardware layer of the running interpreter and the App
-built from them.
+"""How the board starts: its board map checked (or the checked copy read back), the saves
+(on the FRAM if one answers), a start that follows a crash counted, the hardware layer of the
+running interpreter and the App built from them.
 
 Imported by app.build and app.main, and forgotten once the App stands: its code is needed
 only at power-on.
@@ -34,6 +34,11 @@ def build(App, root, map_path, serial, coin, restart_after_check, hw):
     checkedmap.forget()              # the map keeps only its tables
     report = None
     saves = getattr(hw, "saves", Saves)(root)
+    fram = hw.fram(bmap.fram)
+    if fram is not None:
+        # The game in progress on the FRAM, the rest on the flash (gameboard/framsaves.py).
+        from gameboard.framsaves import FramSaves
+        saves = FramSaves(saves, fram)
     if restart_after_check and hw.restarted():
         # After the map's check, so its soft restart does not count a start twice; before the
         # watchdog starts, which a fault would have to keep feeding.

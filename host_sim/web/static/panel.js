@@ -180,7 +180,7 @@ export function renderSim() {
   $("clock").textContent = `Board clock ${formatClock(sim.clock_s)}` +
     (sim.paused ? " (paused)" : ` · running at ${sim.actual_speed.toFixed(2)}×`) +
     (sim.restarts ? ` · ${sim.restarts} restart${sim.restarts === 1 ? "" : "s"}` : "") +
-    (sim.pty ? ` · USB serial on ${sim.pty}` : "");
+    (sim.pty ? ` · USB serial on ${sim.pty}` : "") + storeText(sim);
   if (document.activeElement !== $("bounce")) $("bounce").value = String(sim.bounce_ms);
   if (document.activeElement !== $("crosstalk")) $("crosstalk").value = String(sim.crosstalk);
   if (page.asked.autoflip === sim.autoflip) delete page.asked.autoflip;   // the board has it
@@ -188,6 +188,14 @@ export function renderSim() {
   $("stuck").textContent = sim.stuck.length ? "Stuck switches: " + sim.stuck.join(", ") : "";
   $("power").textContent = snap.powered ? "Cut power" : "Power on";
   $("power").classList.toggle("danger", snap.powered);
+}
+
+// Where the board keeps the game in progress (docs/web.md): its FRAM, or the flash (no FRAM
+// fitted, or the FRAM failed and the board moved the game).
+function storeText(sim) {
+  if (!sim.store) return "";
+  if (sim.store === "fram") return " · game kept on the FRAM";
+  return " · game kept on the flash" + (sim.fram ? " (the FRAM failed)" : "");
 }
 
 function formatClock(s) {
