@@ -334,7 +334,9 @@ class SimBoard:
         hex but the last (a slow stretch, a pause). `overlap_ms`: how long before it leaves a
         hex its magnet already closes the next one's switch, as a magnet between two hexes
         does (0: the last one opens as the next one closes). `arriving`: called with the last
-        hex just before the disk lands there, as the game may have changed on the way."""
+        hex just before the disk lands there, as the game may have changed on the way; what it
+        returns, if not None, is the face the disk lands with (a hand turns it on the way to
+        show what the LED asks for then)."""
         path = [self._cell(c) for c in path]
         steps = step_ms if isinstance(step_ms, (list, tuple)) else [step_ms] * (len(path) - 1)
         if face is None:
@@ -344,7 +346,7 @@ class SimBoard:
             overlap = min(overlap_ms, steps[i - 1])
             self.advance(steps[i - 1] - overlap)
             if arriving is not None and i == len(path) - 1:
-                arriving(path[i])
+                face = arriving(path[i]) or face
             if overlap:
                 self._land(path[i], face)
                 self.advance(overlap)

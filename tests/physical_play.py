@@ -152,10 +152,11 @@ class Table:
         """A disk slid across `path` to rest on its last hex (`step_ms`, `overlap_ms`: see
         SimBoard.slide). Where the game has a disk, off the board, it is that disk put back by
         sliding, with the face its LED shows; where the game has none when the disk arrives,
-        it is a placement. The two can differ: the disk of the last move, kept off for the
-        1.5 s that take it back, may be taken back on the way, and then lands as a placement
-        (of the side to move again, whose face it shows). A slide pauses less than the 0.3 s
-        that plays a placement on the hexes it passes."""
+        it is a placement. Both are decided when the disk arrives, and so is its face: the
+        disk of the last move, kept off for the 1.5 s that take it back, may be taken back on
+        the way, and then lands as a placement (of the side to move again, whose face it
+        shows); and a disk it had flipped, off the board, lands with the face it has again.
+        A slide pauses less than the 0.3 s that plays a placement on the hexes it passes."""
         self.step += 1
         self.note("slide", [self.layout.cell_name(c) for c in path], step_ms, overlap_ms)
         last = path[-1]
@@ -167,8 +168,12 @@ class Table:
                 self._check_moves(state)        # what the game did on the way
             if self._game_holds(cell):
                 self.placed_by_hand.pop(cell, None)
-            else:
-                self.placed_by_hand[cell] = self.step + 0.5     # after that, in this hand
+                return self.face_shown(cell)
+            self.placed_by_hand[cell] = self.step + 0.5     # after that, in this hand
+            on_the_way = self.ctl.referee.tentative if self.state() else NONE
+            if on_the_way in path and self._game_holds(on_the_way):
+                return self.face_shown(on_the_way)  # this disk, played where it passed
+            return self.board.mover_face()
 
         for c in path[:-1]:
             self.placed_by_hand.pop(c, None)

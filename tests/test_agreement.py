@@ -720,3 +720,37 @@ def test_a_disk_slid_back_onto_its_hex_after_the_held_take_back_is_played_again(
         table.calm()
     finally:
         table.close()
+
+
+@RUNTIMES
+def test_a_disk_slid_while_a_held_take_back_comes_due_lands_in_the_new_movers_colour(runtime):
+    """The soak's hands of issue 33: E3 (dark) played, its disk lifted and kept off, and a disk
+    slid from G3 to D2 starting while light was to move. The 1.5 s that take E3 back end on
+    the way, so the disk lands when dark is to move again and is played as dark. The players'
+    model had chosen the disk's face at the slide's start (light), and so found a light disk
+    where the game has a dark one: a face is the one thing a reed switch cannot sense, and a
+    hand puts a new disk down in the colour of the side to move when it lands."""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+
+        def cells(*names):
+            return [parse(n) for n in names]
+
+        table.slide(cells("E6", "E5", "E4", "E3"), [15, 40, 40], 15)
+        assert table.state()["moves"] == ["E3"]
+        table.lift(parse("E3"), 40)
+        table.wait(120)
+        table.slide(cells("F4", "F3", "G3"), [250, 250], 0)
+        table.lift(parse("G3"), 40)
+        table.wait(350)
+        assert table.state()["turn"] == "light" and table.state()["missing"] == ["E3"]
+        table.board.received()
+        table.slide(cells("G3", "F3", "E3", "D2"), [15, 120, 250], 30)
+        events = [m.get("event") for m in table.board.received()]
+        assert events.index("take_back") < events.index("move"), events
+        assert table.state()["moves"] == ["D2"]
+        assert table.board.disks[parse("D2")] == "D"
+        table.calm()
+    finally:
+        table.close()
