@@ -104,6 +104,7 @@ class SimBoard:
         self._forced = {}          # cell -> closed, overriding the disk while bouncing
         self._generation = {}      # cell -> count of its switch's changes (stale chatter)
         self.changed_at_us = 0     # when a hand last moved a disk
+        self.quiet_at_us = 0       # when the chatter of that change ends (bounce_ms then)
         self._cut_in_save = 0      # the power goes in the middle of this save from now
         self.save_lost = False     # the last start found its saved game torn (CircuitPython)
         from gameboard import boardmap
@@ -459,7 +460,7 @@ class SimBoard:
         # A new change of this switch ends the chatter of the one before: its scheduled
         # flips are stale (else a flip landing after its release would leave it forced).
         self._generation[cell] = self._generation.get(cell, 0) + 1
-        self.changed_at_us = self.clock.us
+        self.changed_at_us = self.quiet_at_us = self.clock.us
         self._forced.pop(cell, None)
         if self.bounce_ms:
             # Contacts chatter: a few flips of the opposite state before they settle.
@@ -471,6 +472,7 @@ class SimBoard:
                 self._schedule(t, cell, closed)
             self._schedule(t + 0.5, cell, None)
             self._forced[cell] = closed
+            self.quiet_at_us = self.clock.us + int((t + 0.5) * 1000)
         self._sync_switches()
 
     def _apply_due_switches(self):

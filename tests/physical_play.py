@@ -100,10 +100,10 @@ class Table:
         and bounce, 20-30 ms here, well under a person's reaction): a disk put down in the
         same instant as the turn passes cannot show a face chosen for the new turn."""
         board = self.board
-        wait_us = 1000 * (board.boardmap.debounce_ms + board.bounce_ms + 5)
-        spent = board.clock.us - board.changed_at_us
-        if spent < wait_us:
-            board.advance((wait_us - spent) / 1000)
+        # From the end of that change's chatter: the switches may chatter less from now on.
+        seen_at_us = board.quiet_at_us + 1000 * (board.boardmap.debounce_ms + 5)
+        if board.clock.us < seen_at_us:
+            board.advance((seen_at_us - board.clock.us) / 1000)
 
     def place(self, cell, face=None, rest_ms=400):
         """A disk put down to play it. Where the game has a disk (its own lifted off), it is
@@ -357,8 +357,7 @@ class Table:
                 or state["waiting"]):
             return
         board = self.board
-        if board.clock.us - board.changed_at_us < 1000 * (board.boardmap.debounce_ms +
-                                                          board.bounce_ms + 10):
+        if board.clock.us - board.quiet_at_us < 1000 * (board.boardmap.debounce_ms + 10):
             return                  # a switch's change the debounce has yet to report
         game = self.ctl.game
         pregame = game.ply() == 0

@@ -754,3 +754,27 @@ def test_a_disk_slid_while_a_held_take_back_comes_due_lands_in_the_new_movers_co
         table.calm()
     finally:
         table.close()
+
+
+@RUNTIMES
+def test_a_hand_waits_for_the_board_to_see_its_last_move_however_long_that_chattered(runtime):
+    """The CircuitPython soak's failure of issue 33 (B5 holds 'D' where the game has 'L'): H4,
+    one of two new disks, was lifted while the switches chattered 8 ms, the chatter then fell
+    to 3 ms, and the players' model put B5 down 20 ms after the lift, timed by the new chatter.
+    The board had not yet seen H4 leave, so the hand gave B5 dark's face; the board then saw
+    it, played the other new disk for dark, and B5 for light. A hand's next move waits for the
+    end of the last change's own chatter, then the debounce: the board has reported the lift."""
+    for seed in range(6):
+        table = Table(runtime=runtime, seed=seed)
+        try:
+            cell = table.layout.parse_cell("F4")
+            table.place(cell)
+            table.board.received()
+            table.board.bounce_ms = 8
+            table.lift(cell, 1)
+            table.board.bounce_ms = 0
+            table.note("ready for the next move")
+            lifted = [m.get("cell") for m in table.board.received() if m.get("event") == "lifted"]
+            assert lifted == ["F4"], (seed, lifted)
+        finally:
+            table.close()
