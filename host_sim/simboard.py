@@ -295,15 +295,15 @@ class SimBoard:
                 self._schedule(self.rng.randint(2, 8), ghost, None)
         self.advance(rest_ms)
 
-    def mover_face(self):
+    def mover_face(self, waiting=True):
         """The face a player puts up on a disk put down to play: the colour of the side to
         move once a disk already waiting its turn (put down early, blinking in its mover's
-        colour) is played."""
+        colour) is played (`waiting` False: the side to move now)."""
         if self.app is None:
             return "D"
         referee = self.app.controller.referee
         game = referee.game
-        waiting = referee.waiting
+        waiting = referee.waiting if waiting else NO_CELL
         if waiting != NO_CELL and not game.cell(waiting):
             game = game.copy()
             game.push(waiting)

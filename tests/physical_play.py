@@ -170,15 +170,23 @@ class Table:
                 self.placed_by_hand.pop(cell, None)
                 return self.face_shown(cell)
             self.placed_by_hand[cell] = self.step + 0.5     # after that, in this hand
-            on_the_way = self.ctl.referee.tentative if self.state() else NONE
-            if on_the_way in path and self._game_holds(on_the_way):
-                return self.face_shown(on_the_way)  # this disk, played where it passed
-            return self.board.mover_face()
+            return self._slid_disk_face(path)
 
         for c in path[:-1]:
             self.placed_by_hand.pop(c, None)
         self.board.slide(path, step_ms, overlap_ms, face=face, arriving=arriving)
         self.check()
+
+    def _slid_disk_face(self, path):
+        """The face of a new disk as it lands at the end of `path`: the mover's colour, but
+        the colour it has already been played in, or waits to be played in, on a hex it
+        passed (no other disk can be there)."""
+        if self.state() is None:
+            return self.board.mover_face()
+        referee = self.ctl.referee
+        if referee.tentative in path and self._game_holds(referee.tentative):
+            return self.face_shown(referee.tentative)
+        return self.board.mover_face(waiting=referee.waiting not in path)
 
     def _game_holds(self, cell):
         ctl = self.ctl

@@ -778,3 +778,32 @@ def test_a_hand_waits_for_the_board_to_see_its_last_move_however_long_that_chatt
             assert lifted == ["F4"], (seed, lifted)
         finally:
             table.close()
+
+
+@RUNTIMES
+def test_a_disk_slid_on_while_flips_are_pending_lands_in_the_colour_it_waits_to_be_played_in(
+        runtime):
+    """The seeded fuzzer's hands, cut down: C2 captures D2 (a disk to turn), and a disk slides
+    from D6 to D4 meanwhile. On E5, on the way, it is already the disk that waits its turn
+    (dark's, until D2 is turned); it lands on D4 still dark's, and the board plays it for
+    dark once D2 is turned. The players' model had counted the waiting disk as played and
+    given the slid disk light's face."""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+
+        def cells(*names):
+            return [parse(n) for n in names]
+
+        table.slide(cells("I8", "I9", "H9", "G9", "G8"), [250, 250, 15, 40], 15)
+        table.slide(cells("D1", "E1", "E2"), [120, 250], 0)
+        table.slide(cells("D1", "D2"), [40], 30)
+        table.slide(cells("C3", "B2", "C2"), [250, 120], 0)
+        assert table.state()["flips_pending"] == ["D2"]
+        table.slide(cells("D6", "E6", "F6", "E5", "D4"), [120, 40, 40, 40], 30)
+        assert table.board.disks[parse("D4")] == "D"
+        table.calm()
+        assert table.state()["moves"][-1] == "D4"
+        assert table.ctl.game.cell(parse("D4")) == table.ctl.game.cell(parse("G8"))  # dark
+    finally:
+        table.close()
