@@ -172,3 +172,33 @@ def test_the_stats_time_a_disk_from_its_first_contact_to_its_light(board):
     # Lit at the scan that saw the contact: the LED wire's own time, well before the 10 ms
     # the debounce waits.
     assert 0 < stats["closing_to_frame_us"] < board.boardmap.debounce_ms * 1000
+
+
+@pytest.mark.parametrize("phase", ["_switch_events", "tick", "refresh"])
+def test_a_disk_put_down_during_a_long_phase_of_a_step_lights_before_the_step_ends(phase):
+    """A step's long phases (a debounced placement handed to the referee, a placement settling,
+    the frame) take 2-5 ms each on a Pico: a disk that lands meanwhile is seen by the scan
+    that follows the phase and lit then, not after the rest of the step. Here the phase takes
+    5 ms of the board's time, and the disk lands in the middle of it."""
+    with SimBoard(strict=True) as board:
+        board.advance(1200)
+        app = board.app
+        cell = board.layout.parse_cell("E4")
+        landed = []
+        slow = getattr(app, phase)
+
+        def slow_phase(*args):
+            result = slow(*args)
+            if not landed:
+                board.clock.advance(2.5)
+                board.disks[cell] = "D"
+                board._switch_changed(cell, True)
+                landed.append(board.clock.us)
+                board.clock.advance(2.5)
+            return result
+
+        setattr(app, phase, slow_phase)
+        app.redraw = True                 # a frame in this step
+        app.step()
+        assert landed, "the phase ran in the step"
+        assert board.circuit.led_colours()[cell] == emitted(app.leds, DARK_DISK)

@@ -32,14 +32,22 @@ FIRMWARE_VERSION = "0.5.0"
 _SCAN_PERIOD_MS = const(2)
 _ANIMATION_MS = const(20)   # blinking hexes are redrawn at 50 Hz
 _BUTTON_DEBOUNCE_MS = const(30)
-# The heap is collected once the switches have been still this long, so that a collection
-# (12 ms on a Pico) seldom falls in a placement's path; and players who never pause get one
-# in a step that did little else (under _LIGHT_STEP_MS so far), once every _COLLECT_AFTER
-# switch changes: long before the heap runs out and MicroPython collects in whatever step
-# allocates then, a placement's perhaps (31 ms).
-_IDLE_COLLECT_MS = const(600)
+# A collection of the heap stops the scans 13-15 ms on a Pico, so it comes where no disk is
+# likely to land: every _COLLECT_AFTER switch changes (long before MicroPython must collect
+# in whatever step allocates, a placement's perhaps: 31 ms), in a step that does little
+# (under _LIGHT_STEP_MS) within _AFTER_CHANGE_MS of a change: a hand that has just moved a
+# disk does not move again so soon. Not once the switches have been still a while (brisk
+# players put the next disk down 0.4-0.7 s after the last), but after _IDLE_COLLECT_MS (a
+# player thinking; the search's or the host link's garbage), or anywhere from
+# _COLLECT_ANYWAY changes (switches that never rest).
+_IDLE_COLLECT_MS = const(3000)
 _COLLECT_AFTER = const(24)
+_COLLECT_ANYWAY = const(72)
+_AFTER_CHANGE_MS = const(30)
 _LIGHT_STEP_MS = const(4)
+# A step's long phases (a placement's referee, a frame, a save: 3-5 ms each on a Pico) are
+# followed by a scan once the last is this old: a disk put down meanwhile lights at once.
+_POLL_US = const(2000)
 _RETRY_MS = const(5000)     # a failed save is tried again this long after
 # littlefs compacts the saves' directory about every 16th save: a sector erase that stops the
 # Pico for 45 ms and a save's step for about 80. Once the players have been still this long,
@@ -84,15 +92,17 @@ class App:
         self.last_frame = now
         self.frames = 0
         self.active_at = now             # a switch last changed
+        self.scanned_us = clock.ticks_us()   # the last scan began
         self.flash_error = None          # why the last save failed, until one succeeds
         self.flash_error_at = 0
         self.collected = False           # the heap was collected since
         self.changes = 0                 # switch changes since the last collection
         self.commits = 0                 # saves since the last one that erased a sector
-        # The game's controller, with the saved game read back (one that cannot be read is
-        # reported), which sees every switch throughout; the LED output and the host link.
+        # The game's controller (the saved game read back), the LED output and the host link.
         self.layout = Layout(boardmap.geometry, boardmap.size)
-        settings, game, flips, problem = _saved_game(saves, self.layout)
+        from gameboard import start      # forgotten again once read (start-up code)
+        settings, game, flips, problem = start.saved_game(saves, self.layout)
+        forget("gameboard.start")
         self.controller = Controller(settings, now, self.layout, coin)
         if game is not None:
             self.controller.restore(game, flips)
@@ -140,14 +150,15 @@ class App:
     def step(self):
         """One loop iteration, phase by phase; allocates nothing when nothing happens."""
         now = self.clock.ticks_ms()
-        self.matrix.scan(self.raw)                          # scan
-        self.debouncer.update(self.raw, now)                # debounce
-        self._switch_events(now)                            # the switch news, to the mode
+        self.sense(now)              # scan, debounce, to the mode (a placement: 3-4 ms)
+        self.poll()
         if self.buttons is not None:
             self._read_buttons(now)
         mode = self.tick(now)                               # its timers
+        self.poll()
         if mode.dirty or self.redraw or elapsed(now, self.last_frame) >= _ANIMATION_MS:
             self.refresh(now)                               # the LED frame
+            self.poll()
         if self.serial is not None:                         # the host link
             data = self.serial.read()
             if data:
@@ -158,10 +169,25 @@ class App:
                     self.refresh(now)
         if mode.outbox:
             self.link.pump()
+        self.poll()
         self.save(now, mode)                                # saves
         self._finish(now)                                   # records, heap, watchdog, pace
 
+    def poll(self):
+        """Between a step's long phases: a scan if the last is _POLL_US old, so that a disk
+        put down meanwhile lights at once (any news handed on, as the next step would)."""
+        clock = self.clock
+        if clock.ticks_diff(clock.ticks_us(), self.scanned_us) >= _POLL_US:
+            self.sense(clock.ticks_ms())
+
     # --- the phases of a step -------------------------------------------------------------
+
+    def sense(self, now):
+        """Scan the reed matrix, debounce it and hand the switch news on."""
+        self.scanned_us = self.clock.ticks_us()
+        self.matrix.scan(self.raw)
+        self.debouncer.update(self.raw, now)
+        self._switch_events(now)
 
     def _switch_events(self, now):
         """The switch news to the mode that has the board (and to the game's, the demo's
@@ -196,7 +222,7 @@ class App:
             self.changes += 1
             if cell != NO_CELL:
                 closed = 1 if kind == CLOSED else 0
-                ghost = closed and not self.diodes and self._ghostly(crossing)
+                ghost = closed and not self.diodes and self.debouncer.ghostly(crossing)
                 if closed and not ghost and not first_lit:
                     self._light_first(crossing, False)
                 mode.switch(cell, closed, now, ghost)
@@ -274,10 +300,7 @@ class App:
                     game.show_score(b"")           # the winner's disks alone, then
             archive.forget()
         clock = self.clock
-        if not self.collected and (
-                elapsed(now, self.active_at) >= _IDLE_COLLECT_MS or
-                (self.changes >= _COLLECT_AFTER and
-                 clock.ticks_diff(clock.ticks_ms(), now) < _LIGHT_STEP_MS)):
+        if not self.collected and self._collect_now(now):
             self.collected = True
             self.changes = 0
             gc.collect()
@@ -292,6 +315,19 @@ class App:
                 timing.step_max_ms = spent
         if spent < _SCAN_PERIOD_MS:
             clock.sleep_ms(_SCAN_PERIOD_MS - spent)
+
+    def _collect_now(self, now):
+        """A collection due (_IDLE_COLLECT_MS): a step that did little, its frame drawn, no
+        switch being timed, just after a change (or long after one)."""
+        clock = self.clock
+        at = clock.ticks_ms()
+        if (clock.ticks_diff(at, now) >= _LIGHT_STEP_MS or self.mode.dirty or self.redraw or
+                self.debouncer.busy()):
+            return False
+        since = clock.ticks_diff(at, self.active_at)
+        if self.changes >= _COLLECT_AFTER and since < _AFTER_CHANGE_MS:
+            return True
+        return since >= _IDLE_COLLECT_MS or self.changes >= _COLLECT_ANYWAY
 
     # --- the light at first contact ---------------------------------------------------------
 
@@ -383,35 +419,6 @@ class App:
                 self.mode.take_back(now)
             if pressed & 2:
                 self.mode.claim(now)
-
-    def _ghostly(self, crossing):
-        """Without diodes, three closed switches at the corners of a rectangle make the fourth
-        read closed: is this closure such a fourth corner?"""
-        state = self.debouncer.state
-        row = crossing >> 3
-        bit = 1 << (crossing & 7)
-        others = state[row] & ~bit
-        if not others:
-            return False
-        for r in range(len(state)):
-            if r != row and state[r] & bit and state[r] & others:
-                return True
-        return False
-
-
-def _saved_game(saves, layout):
-    """(settings, game or None, flips pending, why it could not be read or None).
-    Saves.load sets a damaged save aside and raises SaveError; anything else that escapes it
-    (no heap to read it) still starts a new game, reported, never a loop."""
-    from gameboard.settings import Settings
-    try:
-        loaded = saves.load(layout)
-    except Exception as exc:
-        return Settings(), None, [], str(exc) or exc.__class__.__name__
-    if loaded is None:
-        return Settings(), None, [], None
-    settings, game, flips = loaded
-    return settings, game, flips, None
 
 
 def build(root="/", map_path="/board.json", serial=None, coin=None, restart_after_check=False,
