@@ -27,19 +27,18 @@ except ImportError:
     def const(x):
         return x
 
-FIRMWARE_VERSION = "0.5.0"
+FIRMWARE_VERSION = "0.5.1"
 # Private consts are inlined by MicroPython: no global, no interned name.
 _SCAN_PERIOD_MS = const(2)
 _ANIMATION_MS = const(20)   # blinking hexes are redrawn at 50 Hz
 _BUTTON_DEBOUNCE_MS = const(30)
 # A collection of the heap stops the scans 13-15 ms on a Pico, so it comes where no disk is
-# likely to land: every _COLLECT_AFTER switch changes (long before MicroPython must collect
-# in whatever step allocates, a placement's perhaps: 31 ms), in a step that does little
-# (under _LIGHT_STEP_MS) within _AFTER_CHANGE_MS of a change: a hand that has just moved a
-# disk does not move again so soon. Not once the switches have been still a while (brisk
-# players put the next disk down 0.4-0.7 s after the last), but after _IDLE_COLLECT_MS (a
-# player thinking; the search's or the host link's garbage), or anywhere from
-# _COLLECT_ANYWAY changes (switches that never rest).
+# likely to land: every _COLLECT_AFTER switch changes (before MicroPython must collect in
+# whatever step allocates, a placement's perhaps: 31 ms), in a step that does little (under
+# _LIGHT_STEP_MS) within _AFTER_CHANGE_MS of a change: a hand that has just moved a disk
+# does not move again so soon. Not once the switches have been still a while (brisk players
+# put the next disk down 0.4-0.7 s after the last) but after _IDLE_COLLECT_MS (a player
+# thinking; the search's or the link's garbage), or anywhere from _COLLECT_ANYWAY changes.
 _IDLE_COLLECT_MS = const(3000)
 _COLLECT_AFTER = const(24)
 _COLLECT_ANYWAY = const(72)
@@ -151,14 +150,12 @@ class App:
         """One loop iteration, phase by phase; allocates nothing when nothing happens."""
         now = self.clock.ticks_ms()
         self.sense(now)              # scan, debounce, to the mode (a placement: 3-4 ms)
-        self.poll()
         if self.buttons is not None:
             self._read_buttons(now)
         mode = self.tick(now)                               # its timers
         self.poll()
         if mode.dirty or self.redraw or elapsed(now, self.last_frame) >= _ANIMATION_MS:
             self.refresh(now)                               # the LED frame
-            self.poll()
         if self.serial is not None:                         # the host link
             data = self.serial.read()
             if data:
@@ -174,11 +171,15 @@ class App:
         self._finish(now)                                   # records, heap, watchdog, pace
 
     def poll(self):
-        """Between a step's long phases: a scan if the last is _POLL_US old, so that a disk
-        put down meanwhile lights at once (any news handed on, as the next step would)."""
+        """Between a step's long phases, a scan once the last is _POLL_US old: a disk put down
+        meanwhile lights at once, any news is handed on and drawn (before this step saves)."""
         clock = self.clock
-        if clock.ticks_diff(clock.ticks_us(), self.scanned_us) >= _POLL_US:
-            self.sense(clock.ticks_ms())
+        while clock.ticks_diff(clock.ticks_us(), self.scanned_us) >= _POLL_US:
+            now = clock.ticks_ms()
+            self.sense(now)
+            if not (self.mode.dirty or self.redraw):
+                return
+            self.refresh(now)
 
     # --- the phases of a step -------------------------------------------------------------
 
@@ -325,9 +326,8 @@ class App:
                 self.debouncer.busy()):
             return False
         since = clock.ticks_diff(at, self.active_at)
-        if self.changes >= _COLLECT_AFTER and since < _AFTER_CHANGE_MS:
-            return True
-        return since >= _IDLE_COLLECT_MS or self.changes >= _COLLECT_ANYWAY
+        return ((self.changes >= _COLLECT_AFTER and since < _AFTER_CHANGE_MS) or
+                since >= _IDLE_COLLECT_MS or self.changes >= _COLLECT_ANYWAY)
 
     # --- the light at first contact ---------------------------------------------------------
 
