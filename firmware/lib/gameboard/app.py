@@ -45,8 +45,8 @@ _COLLECT_ANYWAY = const(72)
 _AFTER_CHANGE_MS = const(30)
 _LIGHT_STEP_MS = const(4)
 # A step's long phases (a placement's referee, a frame, a save: 3-5 ms each on a Pico) are
-# followed by a scan once the last is this old: a disk put down meanwhile lights at once.
-_POLL_US = const(2000)
+# followed by a scan once the last is this old (ms: CircuitPython's us clock allocates).
+_POLL_MS = const(2)
 _RETRY_MS = const(5000)     # a failed save is tried again this long after
 # littlefs compacts the saves' directory about every 16th save: a sector erase that stops the
 # Pico for 45 ms and a save's step for about 80. Once the players have been still this long,
@@ -91,7 +91,7 @@ class App:
         self.last_frame = now
         self.frames = 0
         self.active_at = now             # a switch last changed
-        self.scanned_us = clock.ticks_us()   # the last scan began
+        self.scanned_at = now            # the last scan began
         self.flash_error = None          # why the last save failed, until one succeeds
         self.flash_error_at = 0
         self.collected = False           # the heap was collected since
@@ -171,10 +171,10 @@ class App:
         self._finish(now)                                   # records, heap, watchdog, pace
 
     def poll(self):
-        """Between a step's long phases, a scan once the last is _POLL_US old: a disk put down
+        """Between a step's long phases, a scan once the last is _POLL_MS old: a disk put down
         meanwhile lights at once, any news is handed on and drawn (before this step saves)."""
         clock = self.clock
-        while clock.ticks_diff(clock.ticks_us(), self.scanned_us) >= _POLL_US:
+        while clock.ticks_diff(clock.ticks_ms(), self.scanned_at) >= _POLL_MS:
             now = clock.ticks_ms()
             self.sense(now)
             if not (self.mode.dirty or self.redraw):
@@ -185,7 +185,7 @@ class App:
 
     def sense(self, now):
         """Scan the reed matrix, debounce it and hand the switch news on."""
-        self.scanned_us = self.clock.ticks_us()
+        self.scanned_at = now
         self.matrix.scan(self.raw)
         self.debouncer.update(self.raw, now)
         self._switch_events(now)
