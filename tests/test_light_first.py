@@ -202,3 +202,26 @@ def test_a_disk_put_down_during_a_long_phase_of_a_step_lights_before_the_step_en
         app.step()
         assert landed, "the phase ran in the step"
         assert board.circuit.led_colours()[cell] == emitted(app.leds, DARK_DISK)
+
+
+def test_a_frame_a_poll_draws_is_not_drawn_again_by_its_step():
+    """A poll that finds news draws it at once (after a long phase of the step); the step's own
+    frame then comes only if something changed since, not because the poll's frame is newer
+    than the step's start (ticks compared the wrong way round look 2**30 ms old)."""
+    with SimBoard(strict=True) as board:
+        board.advance(1200)
+        app = board.app
+        frames = []
+        refresh = app.refresh
+        app.refresh = lambda now: frames.append(now) or refresh(now)
+        tick = app.tick
+
+        def slow_tick(now):
+            mode = tick(now)
+            board.clock.advance(3)
+            mode.dirty = True             # news for the poll to draw
+            return mode
+
+        app.tick = slow_tick
+        app.step()
+        assert len(frames) == 1, frames

@@ -147,28 +147,28 @@ class App:
             self.serial.write(text)
 
     def step(self):
-        """One loop iteration, phase by phase; allocates nothing when nothing happens."""
-        now = self.clock.ticks_ms()
-        self.sense(now)              # scan, debounce, to the mode (a placement: 3-4 ms)
+        """One loop iteration; allocates nothing when nothing happens. `now`: the last scan's."""
+        start = self.clock.ticks_ms()
+        self.sense(start)            # scan, debounce, to the mode (a placement: 3-4 ms)
         if self.buttons is not None:
-            self._read_buttons(now)
-        mode = self.tick(now)                               # its timers
+            self._read_buttons(start)
+        mode = self.tick(start)                             # its timers
         self.poll()
+        now = self.scanned_at
         if mode.dirty or self.redraw or elapsed(now, self.last_frame) >= _ANIMATION_MS:
             self.refresh(now)                               # the LED frame
         if self.serial is not None:                         # the host link
             data = self.serial.read()
             if data:
                 self.link.feed(data, now)
-                # What a command changed is on the LEDs before the save it causes stops the
-                # loop (up to 130 ms; on CircuitPython a sector erase, 60 ms).
+                # Drawn before the save it causes stops the loop (up to 130 ms; CP: 60 ms).
                 if self.mode.dirty:
                     self.refresh(now)
         if mode.outbox:
             self.link.pump()
         self.poll()
-        self.save(now, mode)                                # saves
-        self._finish(now)                                   # records, heap, watchdog, pace
+        self.save(self.scanned_at, mode)                    # saves
+        self._finish(start)                                 # records, heap, watchdog, pace
 
     def poll(self):
         """Between a step's long phases, a scan once the last is _POLL_MS old: a disk put down
