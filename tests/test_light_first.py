@@ -225,3 +225,25 @@ def test_a_frame_a_poll_draws_is_not_drawn_again_by_its_step():
         app.tick = slow_tick
         app.step()
         assert len(frames) == 1, frames
+
+
+def test_switches_that_chatter_without_end_cannot_hold_a_step():
+    """Each poll scans twice at most: a step whose every scan finds news (a reed that never
+    settles) still ends, and the watchdog is fed."""
+    with SimBoard(strict=True) as board:
+        board.advance(1200)
+        app = board.app
+        sense = app.sense
+        scans = []
+
+        def chattering(now):
+            scans.append(now)
+            if len(scans) > 50:
+                raise AssertionError("the step never ends")
+            sense(now)
+            board.clock.advance(3)
+            app.mode.dirty = True
+
+        app.sense = chattering
+        app.step()
+        assert len(scans) <= 5

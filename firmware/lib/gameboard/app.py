@@ -97,7 +97,6 @@ class App:
         self.collected = False           # the heap was collected since
         self.changes = 0                 # switch changes since the last collection
         self.commits = 0                 # saves since the last one that erased a sector
-        # The game's controller (the saved game read back), the LED output and the host link.
         self.layout = Layout(boardmap.geometry, boardmap.size)
         from gameboard import start      # forgotten again once read (start-up code)
         settings, game, flips, problem = start.saved_game(saves, self.layout)
@@ -171,11 +170,13 @@ class App:
         self._finish(start)                                 # records, heap, watchdog, pace
 
     def poll(self):
-        """Between a step's long phases, a scan once the last is _POLL_MS old: a disk put down
-        meanwhile lights at once, any news is handed on and drawn (before this step saves)."""
+        """After a long phase, a scan if the last is _POLL_MS old: a disk put down meanwhile lights
+        at once, news is handed on and drawn; twice at most (chatter cannot hold the step)."""
         clock = self.clock
-        while clock.ticks_diff(clock.ticks_ms(), self.scanned_at) >= _POLL_MS:
+        for _ in range(2):
             now = clock.ticks_ms()
+            if clock.ticks_diff(now, self.scanned_at) < _POLL_MS:
+                return
             self.sense(now)
             if not (self.mode.dirty or self.redraw):
                 return
@@ -318,8 +319,7 @@ class App:
             clock.sleep_ms(_SCAN_PERIOD_MS - spent)
 
     def _collect_now(self, now):
-        """A collection due (_IDLE_COLLECT_MS): a step that did little, its frame drawn, no
-        switch being timed, just after a change (or long after one)."""
+        """Collect now? (_IDLE_COLLECT_MS) In a quiet step, just after a change or long after."""
         clock = self.clock
         at = clock.ticks_ms()
         if (clock.ticks_diff(at, now) >= _LIGHT_STEP_MS or self.mode.dirty or self.redraw or
