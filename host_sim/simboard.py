@@ -104,6 +104,7 @@ class SimBoard:
         self._forced = {}          # cell -> closed, overriding the disk while bouncing
         self._generation = {}      # cell -> count of its switch's changes (stale chatter)
         self.changed_at_us = 0     # when a hand last moved a disk
+        self.quiet_at_us = 0       # when the chatter of that change ends (bounce_ms then)
         self._cut_in_save = 0      # the power goes in the middle of this save from now
         self.save_lost = False     # the last start found its saved game torn (CircuitPython)
         from gameboard import boardmap
@@ -294,15 +295,15 @@ class SimBoard:
                 self._schedule(self.rng.randint(2, 8), ghost, None)
         self.advance(rest_ms)
 
-    def mover_face(self):
+    def mover_face(self, waiting=True):
         """The face a player puts up on a disk put down to play: the colour of the side to
         move once a disk already waiting its turn (put down early, blinking in its mover's
-        colour) is played."""
+        colour) is played (`waiting` False: the side to move now)."""
         if self.app is None:
             return "D"
         referee = self.app.controller.referee
         game = referee.game
-        waiting = referee.waiting
+        waiting = referee.waiting if waiting else NO_CELL
         if waiting != NO_CELL and not game.cell(waiting):
             game = game.copy()
             game.push(waiting)
@@ -334,7 +335,9 @@ class SimBoard:
         hex but the last (a slow stretch, a pause). `overlap_ms`: how long before it leaves a
         hex its magnet already closes the next one's switch, as a magnet between two hexes
         does (0: the last one opens as the next one closes). `arriving`: called with the last
-        hex just before the disk lands there, as the game may have changed on the way."""
+        hex just before the disk lands there, as the game may have changed on the way; what it
+        returns, if not None, is the face the disk lands with (a hand turns it on the way to
+        show what the LED asks for then)."""
         path = [self._cell(c) for c in path]
         steps = step_ms if isinstance(step_ms, (list, tuple)) else [step_ms] * (len(path) - 1)
         if face is None:
@@ -344,7 +347,7 @@ class SimBoard:
             overlap = min(overlap_ms, steps[i - 1])
             self.advance(steps[i - 1] - overlap)
             if arriving is not None and i == len(path) - 1:
-                arriving(path[i])
+                face = arriving(path[i]) or face
             if overlap:
                 self._land(path[i], face)
                 self.advance(overlap)
@@ -457,7 +460,7 @@ class SimBoard:
         # A new change of this switch ends the chatter of the one before: its scheduled
         # flips are stale (else a flip landing after its release would leave it forced).
         self._generation[cell] = self._generation.get(cell, 0) + 1
-        self.changed_at_us = self.clock.us
+        self.changed_at_us = self.quiet_at_us = self.clock.us
         self._forced.pop(cell, None)
         if self.bounce_ms:
             # Contacts chatter: a few flips of the opposite state before they settle.
@@ -469,6 +472,7 @@ class SimBoard:
                 self._schedule(t, cell, closed)
             self._schedule(t + 0.5, cell, None)
             self._forced[cell] = closed
+            self.quiet_at_us = self.clock.us + int((t + 0.5) * 1000)
         self._sync_switches()
 
     def _apply_due_switches(self):

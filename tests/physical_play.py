@@ -100,10 +100,10 @@ class Table:
         and bounce, 20-30 ms here, well under a person's reaction): a disk put down in the
         same instant as the turn passes cannot show a face chosen for the new turn."""
         board = self.board
-        wait_us = 1000 * (board.boardmap.debounce_ms + board.bounce_ms + 5)
-        spent = board.clock.us - board.changed_at_us
-        if spent < wait_us:
-            board.advance((wait_us - spent) / 1000)
+        # From the end of that change's chatter: the switches may chatter less from now on.
+        seen_at_us = board.quiet_at_us + 1000 * (board.boardmap.debounce_ms + 5)
+        if board.clock.us < seen_at_us:
+            board.advance((seen_at_us - board.clock.us) / 1000)
 
     def place(self, cell, face=None, rest_ms=400):
         """A disk put down to play it. Where the game has a disk (its own lifted off), it is
@@ -152,10 +152,11 @@ class Table:
         """A disk slid across `path` to rest on its last hex (`step_ms`, `overlap_ms`: see
         SimBoard.slide). Where the game has a disk, off the board, it is that disk put back by
         sliding, with the face its LED shows; where the game has none when the disk arrives,
-        it is a placement. The two can differ: the disk of the last move, kept off for the
-        1.5 s that take it back, may be taken back on the way, and then lands as a placement
-        (of the side to move again, whose face it shows). A slide pauses less than the 0.3 s
-        that plays a placement on the hexes it passes."""
+        it is a placement. Both are decided when the disk arrives, and so is its face: the
+        disk of the last move, kept off for the 1.5 s that take it back, may be taken back on
+        the way, and then lands as a placement (of the side to move again, whose face it
+        shows); and a disk it had flipped, off the board, lands with the face it has again.
+        A slide pauses less than the 0.3 s that plays a placement on the hexes it passes."""
         self.step += 1
         self.note("slide", [self.layout.cell_name(c) for c in path], step_ms, overlap_ms)
         last = path[-1]
@@ -167,13 +168,25 @@ class Table:
                 self._check_moves(state)        # what the game did on the way
             if self._game_holds(cell):
                 self.placed_by_hand.pop(cell, None)
-            else:
-                self.placed_by_hand[cell] = self.step + 0.5     # after that, in this hand
+                return self.face_shown(cell)
+            self.placed_by_hand[cell] = self.step + 0.5     # after that, in this hand
+            return self._slid_disk_face(path)
 
         for c in path[:-1]:
             self.placed_by_hand.pop(c, None)
         self.board.slide(path, step_ms, overlap_ms, face=face, arriving=arriving)
         self.check()
+
+    def _slid_disk_face(self, path):
+        """The face of a new disk as it lands at the end of `path`: the mover's colour, but
+        the colour it has already been played in, or waits to be played in, on a hex it
+        passed (no other disk can be there)."""
+        if self.state() is None:
+            return self.board.mover_face()
+        referee = self.ctl.referee
+        if referee.tentative in path and self._game_holds(referee.tentative):
+            return self.face_shown(referee.tentative)
+        return self.board.mover_face(waiting=referee.waiting not in path)
 
     def _game_holds(self, cell):
         ctl = self.ctl
@@ -352,8 +365,7 @@ class Table:
                 or state["waiting"]):
             return
         board = self.board
-        if board.clock.us - board.changed_at_us < 1000 * (board.boardmap.debounce_ms +
-                                                          board.bounce_ms + 10):
+        if board.clock.us - board.quiet_at_us < 1000 * (board.boardmap.debounce_ms + 10):
             return                  # a switch's change the debounce has yet to report
         game = self.ctl.game
         pregame = game.ply() == 0

@@ -720,3 +720,90 @@ def test_a_disk_slid_back_onto_its_hex_after_the_held_take_back_is_played_again(
         table.calm()
     finally:
         table.close()
+
+
+@RUNTIMES
+def test_a_disk_slid_while_a_held_take_back_comes_due_lands_in_the_new_movers_colour(runtime):
+    """The soak's hands of issue 33: E3 (dark) played, its disk lifted and kept off, and a disk
+    slid from G3 to D2 starting while light was to move. The 1.5 s that take E3 back end on
+    the way, so the disk lands when dark is to move again and is played as dark. The players'
+    model had chosen the disk's face at the slide's start (light), and so found a light disk
+    where the game has a dark one: a face is the one thing a reed switch cannot sense, and a
+    hand puts a new disk down in the colour of the side to move when it lands."""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+
+        def cells(*names):
+            return [parse(n) for n in names]
+
+        table.slide(cells("E6", "E5", "E4", "E3"), [15, 40, 40], 15)
+        assert table.state()["moves"] == ["E3"]
+        table.lift(parse("E3"), 40)
+        table.wait(120)
+        table.slide(cells("F4", "F3", "G3"), [250, 250], 0)
+        table.lift(parse("G3"), 40)
+        table.wait(350)
+        assert table.state()["turn"] == "light" and table.state()["missing"] == ["E3"]
+        table.board.received()
+        table.slide(cells("G3", "F3", "E3", "D2"), [15, 120, 250], 30)
+        events = [m.get("event") for m in table.board.received()]
+        assert events.index("take_back") < events.index("move"), events
+        assert table.state()["moves"] == ["D2"]
+        assert table.board.disks[parse("D2")] == "D"
+        table.calm()
+    finally:
+        table.close()
+
+
+@RUNTIMES
+def test_a_hand_waits_for_the_board_to_see_its_last_move_however_long_that_chattered(runtime):
+    """The CircuitPython soak's failure of issue 33 (B5 holds 'D' where the game has 'L'): H4,
+    one of two new disks, was lifted while the switches chattered 8 ms, the chatter then fell
+    to 3 ms, and the players' model put B5 down 20 ms after the lift, timed by the new chatter.
+    The board had not yet seen H4 leave, so the hand gave B5 dark's face; the board then saw
+    it, played the other new disk for dark, and B5 for light. A hand's next move waits for the
+    end of the last change's own chatter, then the debounce: the board has reported the lift."""
+    for seed in range(6):
+        table = Table(runtime=runtime, seed=seed)
+        try:
+            cell = table.layout.parse_cell("F4")
+            table.place(cell)
+            table.board.received()
+            table.board.bounce_ms = 8
+            table.lift(cell, 1)
+            table.board.bounce_ms = 0
+            table.note("ready for the next move")
+            lifted = [m.get("cell") for m in table.board.received() if m.get("event") == "lifted"]
+            assert lifted == ["F4"], (seed, lifted)
+        finally:
+            table.close()
+
+
+@RUNTIMES
+def test_a_disk_slid_on_while_flips_are_pending_lands_in_the_colour_it_waits_to_be_played_in(
+        runtime):
+    """The seeded fuzzer's hands, cut down: C2 captures D2 (a disk to turn), and a disk slides
+    from D6 to D4 meanwhile. On E5, on the way, it is already the disk that waits its turn
+    (dark's, until D2 is turned); it lands on D4 still dark's, and the board plays it for
+    dark once D2 is turned. The players' model had counted the waiting disk as played and
+    given the slid disk light's face."""
+    table = Table(runtime=runtime)
+    try:
+        parse = table.layout.parse_cell
+
+        def cells(*names):
+            return [parse(n) for n in names]
+
+        table.slide(cells("I8", "I9", "H9", "G9", "G8"), [250, 250, 15, 40], 15)
+        table.slide(cells("D1", "E1", "E2"), [120, 250], 0)
+        table.slide(cells("D1", "D2"), [40], 30)
+        table.slide(cells("C3", "B2", "C2"), [250, 120], 0)
+        assert table.state()["flips_pending"] == ["D2"]
+        table.slide(cells("D6", "E6", "F6", "E5", "D4"), [120, 40, 40, 40], 30)
+        assert table.board.disks[parse("D4")] == "D"
+        table.calm()
+        assert table.state()["moves"][-1] == "D4"
+        assert table.ctl.game.cell(parse("D4")) == table.ctl.game.cell(parse("G8"))  # dark
+    finally:
+        table.close()

@@ -429,3 +429,25 @@ def test_the_computer_searches_a_share_of_micropythons_budget_on_circuitpython()
         assert less.board_nodes[-1] < full.board_nodes[-1]
         assert less.board_nodes[:3] == full.board_nodes[:3]       # the low levels as they were
         assert less.think_nodes == full.think_nodes * share // 100
+
+
+def test_the_loop_reads_no_microsecond_clock_on_circuitpython_until_stats_asks():
+    """cphw.Clock.ticks_us makes a long integer from time.monotonic_ns(): garbage at every
+    call. The loop's own timing (its scans between phases, its pace, its collections) is in
+    milliseconds, so a game played without `stats` never reads it."""
+    from host_sim.simboard import SimBoard
+
+    with SimBoard(runtime="circuitpython", strict=True) as board:
+        board.advance(1300)
+        clock = board.app.clock
+        calls = []
+        ticks_us = clock.ticks_us
+        clock.ticks_us = lambda: calls.append(1) or ticks_us()
+        game = board.app.controller
+        for _ in range(6):
+            board.place(game.name(sorted(game.game.legal_moves)[0]), rest_ms=320)
+            for cell in game.flips_pending():
+                board.flip(cell)
+            board.advance(700)
+        assert game.game.ply() == 6
+        assert calls == []

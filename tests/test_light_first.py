@@ -172,3 +172,78 @@ def test_the_stats_time_a_disk_from_its_first_contact_to_its_light(board):
     # Lit at the scan that saw the contact: the LED wire's own time, well before the 10 ms
     # the debounce waits.
     assert 0 < stats["closing_to_frame_us"] < board.boardmap.debounce_ms * 1000
+
+
+@pytest.mark.parametrize("phase", ["_switch_events", "tick", "refresh"])
+def test_a_disk_put_down_during_a_long_phase_of_a_step_lights_before_the_step_ends(phase):
+    """A step's long phases (a debounced placement handed to the referee, a placement settling,
+    the frame) take 2-5 ms each on a Pico: a disk that lands meanwhile is seen by the scan
+    that follows the phase and lit then, not after the rest of the step. Here the phase takes
+    5 ms of the board's time, and the disk lands in the middle of it."""
+    with SimBoard(strict=True) as board:
+        board.advance(1200)
+        app = board.app
+        cell = board.layout.parse_cell("E4")
+        landed = []
+        slow = getattr(app, phase)
+
+        def slow_phase(*args):
+            result = slow(*args)
+            if not landed:
+                board.clock.advance(2.5)
+                board.disks[cell] = "D"
+                board._switch_changed(cell, True)
+                landed.append(board.clock.us)
+                board.clock.advance(2.5)
+            return result
+
+        setattr(app, phase, slow_phase)
+        app.redraw = True                 # a frame in this step
+        app.step()
+        assert landed, "the phase ran in the step"
+        assert board.circuit.led_colours()[cell] == emitted(app.leds, DARK_DISK)
+
+
+def test_a_frame_a_poll_draws_is_not_drawn_again_by_its_step():
+    """A poll that finds news draws it at once (after a long phase of the step); the step's own
+    frame then comes only if something changed since, not because the poll's frame is newer
+    than the step's start (ticks compared the wrong way round look 2**30 ms old)."""
+    with SimBoard(strict=True) as board:
+        board.advance(1200)
+        app = board.app
+        frames = []
+        refresh = app.refresh
+        app.refresh = lambda now: frames.append(now) or refresh(now)
+        tick = app.tick
+
+        def slow_tick(now):
+            mode = tick(now)
+            board.clock.advance(3)
+            mode.dirty = True             # news for the poll to draw
+            return mode
+
+        app.tick = slow_tick
+        app.step()
+        assert len(frames) == 1, frames
+
+
+def test_switches_that_chatter_without_end_cannot_hold_a_step():
+    """Each poll scans twice at most: a step whose every scan finds news (a reed that never
+    settles) still ends, and the watchdog is fed."""
+    with SimBoard(strict=True) as board:
+        board.advance(1200)
+        app = board.app
+        sense = app.sense
+        scans = []
+
+        def chattering(now):
+            scans.append(now)
+            if len(scans) > 50:
+                raise AssertionError("the step never ends")
+            sense(now)
+            board.clock.advance(3)
+            app.mode.dirty = True
+
+        app.sense = chattering
+        app.step()
+        assert len(scans) <= 5

@@ -77,3 +77,29 @@ def test_a_file_system_that_never_erases_is_padded_a_bounded_number_of_times(boa
     assert len(lines) == padded and board.app.commits == 24
     play(board, 1)                          # real saves go on as ever
     assert len(lines) > padded
+
+
+
+def test_no_padding_in_the_step_whose_poll_saw_a_disk_move(board):
+    """A switch change handed on by a poll late in a step (after a long phase) is as recent
+    as that poll: the step does not take it for 2**30 ms of stillness and pad the save."""
+    play(board, 7)
+    board.advance(1200)               # padded while still, as it should be
+    app = board.app
+    cell = next(c for c in board.disks if c != app.controller.game.peek())
+    board.lift(cell, hold_ms=1)       # seen by a scan; its debounce (10 ms) has begun
+    board.clock.advance(5)            # the loop busy elsewhere
+    app.commits = 6                   # a still second from now would pad again
+    lines = record_writes(board)
+    tick = app.tick
+
+    def slow_tick(now):
+        mode = tick(now)
+        board.clock.advance(4)        # the lift's debounce ends during this phase
+        return mode
+
+    app.tick = slow_tick
+    app.step()
+    app.tick = tick
+    assert app.changes and app.active_at > board.clock.ticks_ms() - 5   # the poll saw it
+    assert lines == [], "padded in the step that saw %s leave" % board.layout.cell_name(cell)

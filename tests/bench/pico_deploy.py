@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE))
 import pico_board  # noqa: E402  (the emulator's board config from the board map)
 from usb_board import UsbPico  # noqa: E402
 
-CHANGED_VERSION = "0.5.0+bench"
+CHANGED_VERSION = "0.5.1+bench"
 FIRST_MOVES = ("E4", "E6")          # legal from the empty board: dark, then light
 NEXT_MOVE = "D4"                    # dark's next, after the second deploy
 STALE = "lib/gameboard/stale.py"    # a module an older firmware left on the board

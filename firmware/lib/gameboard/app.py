@@ -27,19 +27,26 @@ except ImportError:
     def const(x):
         return x
 
-FIRMWARE_VERSION = "0.5.0"
+FIRMWARE_VERSION = "0.5.1"
 # Private consts are inlined by MicroPython: no global, no interned name.
 _SCAN_PERIOD_MS = const(2)
 _ANIMATION_MS = const(20)   # blinking hexes are redrawn at 50 Hz
 _BUTTON_DEBOUNCE_MS = const(30)
-# The heap is collected once the switches have been still this long, so that a collection
-# (12 ms on a Pico) seldom falls in a placement's path; and players who never pause get one
-# in a step that did little else (under _LIGHT_STEP_MS so far), once every _COLLECT_AFTER
-# switch changes: long before the heap runs out and MicroPython collects in whatever step
-# allocates then, a placement's perhaps (31 ms).
-_IDLE_COLLECT_MS = const(600)
+# A collection of the heap stops the scans 13-15 ms on a Pico, so it comes where no disk is
+# likely to land: every _COLLECT_AFTER switch changes (before MicroPython must collect in
+# whatever step allocates, a placement's perhaps: 31 ms), in a step that does little (under
+# _LIGHT_STEP_MS) within _AFTER_CHANGE_MS of a change: a hand that has just moved a disk
+# does not move again so soon. Not once the switches have been still a while (brisk players
+# put the next disk down 0.4-0.7 s after the last) but after _IDLE_COLLECT_MS (a player
+# thinking; the search's or the link's garbage), or anywhere from _COLLECT_ANYWAY changes.
+_IDLE_COLLECT_MS = const(3000)
 _COLLECT_AFTER = const(24)
+_COLLECT_ANYWAY = const(72)
+_AFTER_CHANGE_MS = const(30)
 _LIGHT_STEP_MS = const(4)
+# A step's long phases (a placement's referee, a frame, a save: 3-5 ms each on a Pico) are
+# followed by a scan once the last is this old (ms: CircuitPython's us clock allocates).
+_POLL_MS = const(2)
 _RETRY_MS = const(5000)     # a failed save is tried again this long after
 # littlefs compacts the saves' directory about every 16th save: a sector erase that stops the
 # Pico for 45 ms and a save's step for about 80. Once the players have been still this long,
@@ -84,15 +91,16 @@ class App:
         self.last_frame = now
         self.frames = 0
         self.active_at = now             # a switch last changed
+        self.scanned_at = now            # the last scan began
         self.flash_error = None          # why the last save failed, until one succeeds
         self.flash_error_at = 0
         self.collected = False           # the heap was collected since
         self.changes = 0                 # switch changes since the last collection
         self.commits = 0                 # saves since the last one that erased a sector
-        # The game's controller, with the saved game read back (one that cannot be read is
-        # reported), which sees every switch throughout; the LED output and the host link.
         self.layout = Layout(boardmap.geometry, boardmap.size)
-        settings, game, flips, problem = _saved_game(saves, self.layout)
+        from gameboard import start      # forgotten again once read (start-up code)
+        settings, game, flips, problem = start.saved_game(saves, self.layout)
+        forget("gameboard.start")
         self.controller = Controller(settings, now, self.layout, coin)
         if game is not None:
             self.controller.restore(game, flips)
@@ -138,30 +146,50 @@ class App:
             self.serial.write(text)
 
     def step(self):
-        """One loop iteration, phase by phase; allocates nothing when nothing happens."""
-        now = self.clock.ticks_ms()
-        self.matrix.scan(self.raw)                          # scan
-        self.debouncer.update(self.raw, now)                # debounce
-        self._switch_events(now)                            # the switch news, to the mode
+        """One loop iteration; allocates nothing when nothing happens. `now`: the last scan's."""
+        start = self.clock.ticks_ms()
+        self.sense(start)            # scan, debounce, to the mode (a placement: 3-4 ms)
         if self.buttons is not None:
-            self._read_buttons(now)
-        mode = self.tick(now)                               # its timers
+            self._read_buttons(start)
+        mode = self.tick(start)                             # its timers
+        self.poll()
+        now = self.scanned_at
         if mode.dirty or self.redraw or elapsed(now, self.last_frame) >= _ANIMATION_MS:
             self.refresh(now)                               # the LED frame
         if self.serial is not None:                         # the host link
             data = self.serial.read()
             if data:
                 self.link.feed(data, now)
-                # What a command changed is on the LEDs before the save it causes stops the
-                # loop (up to 130 ms; on CircuitPython a sector erase, 60 ms).
+                # Drawn before the save it causes stops the loop (up to 130 ms; CP: 60 ms).
                 if self.mode.dirty:
                     self.refresh(now)
         if mode.outbox:
             self.link.pump()
-        self.save(now, mode)                                # saves
-        self._finish(now)                                   # records, heap, watchdog, pace
+        self.poll()
+        self.save(self.scanned_at, mode)                    # saves
+        self._finish(start)                                 # records, heap, watchdog, pace
+
+    def poll(self):
+        """After a long phase, a scan if the last is _POLL_MS old: a disk put down meanwhile lights
+        at once, news is handed on and drawn; twice at most (chatter cannot hold the step)."""
+        clock = self.clock
+        for _ in range(2):
+            now = clock.ticks_ms()
+            if clock.ticks_diff(now, self.scanned_at) < _POLL_MS:
+                return
+            self.sense(now)
+            if not (self.mode.dirty or self.redraw):
+                return
+            self.refresh(now)
 
     # --- the phases of a step -------------------------------------------------------------
+
+    def sense(self, now):
+        """Scan the reed matrix, debounce it and hand the switch news on."""
+        self.scanned_at = now
+        self.matrix.scan(self.raw)
+        self.debouncer.update(self.raw, now)
+        self._switch_events(now)
 
     def _switch_events(self, now):
         """The switch news to the mode that has the board (and to the game's, the demo's
@@ -196,7 +224,7 @@ class App:
             self.changes += 1
             if cell != NO_CELL:
                 closed = 1 if kind == CLOSED else 0
-                ghost = closed and not self.diodes and self._ghostly(crossing)
+                ghost = closed and not self.diodes and self.debouncer.ghostly(crossing)
                 if closed and not ghost and not first_lit:
                     self._light_first(crossing, False)
                 mode.switch(cell, closed, now, ghost)
@@ -274,10 +302,7 @@ class App:
                     game.show_score(b"")           # the winner's disks alone, then
             archive.forget()
         clock = self.clock
-        if not self.collected and (
-                elapsed(now, self.active_at) >= _IDLE_COLLECT_MS or
-                (self.changes >= _COLLECT_AFTER and
-                 clock.ticks_diff(clock.ticks_ms(), now) < _LIGHT_STEP_MS)):
+        if not self.collected and self._collect_now(now):
             self.collected = True
             self.changes = 0
             gc.collect()
@@ -292,6 +317,17 @@ class App:
                 timing.step_max_ms = spent
         if spent < _SCAN_PERIOD_MS:
             clock.sleep_ms(_SCAN_PERIOD_MS - spent)
+
+    def _collect_now(self, now):
+        """Collect now? (_IDLE_COLLECT_MS) In a quiet step, just after a change or long after."""
+        clock = self.clock
+        at = clock.ticks_ms()
+        if (clock.ticks_diff(at, now) >= _LIGHT_STEP_MS or self.mode.dirty or self.redraw or
+                self.debouncer.busy()):
+            return False
+        since = clock.ticks_diff(at, self.active_at)
+        return ((self.changes >= _COLLECT_AFTER and since < _AFTER_CHANGE_MS) or
+                since >= _IDLE_COLLECT_MS or self.changes >= _COLLECT_ANYWAY)
 
     # --- the light at first contact ---------------------------------------------------------
 
@@ -383,35 +419,6 @@ class App:
                 self.mode.take_back(now)
             if pressed & 2:
                 self.mode.claim(now)
-
-    def _ghostly(self, crossing):
-        """Without diodes, three closed switches at the corners of a rectangle make the fourth
-        read closed: is this closure such a fourth corner?"""
-        state = self.debouncer.state
-        row = crossing >> 3
-        bit = 1 << (crossing & 7)
-        others = state[row] & ~bit
-        if not others:
-            return False
-        for r in range(len(state)):
-            if r != row and state[r] & bit and state[r] & others:
-                return True
-        return False
-
-
-def _saved_game(saves, layout):
-    """(settings, game or None, flips pending, why it could not be read or None).
-    Saves.load sets a damaged save aside and raises SaveError; anything else that escapes it
-    (no heap to read it) still starts a new game, reported, never a loop."""
-    from gameboard.settings import Settings
-    try:
-        loaded = saves.load(layout)
-    except Exception as exc:
-        return Settings(), None, [], str(exc) or exc.__class__.__name__
-    if loaded is None:
-        return Settings(), None, [], None
-    settings, game, flips = loaded
-    return settings, game, flips, None
 
 
 def build(root="/", map_path="/board.json", serial=None, coin=None, restart_after_check=False,

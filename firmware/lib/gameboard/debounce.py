@@ -179,3 +179,17 @@ class Debouncer:
     def busy(self):
         """True while some switch is being timed (its raw state differs from its debounced one)."""
         return self.pending != self.idle
+
+    def ghostly(self, crossing):
+        """Without diodes, three closed switches at the corners of a rectangle make the fourth
+        read closed: is this closure such a fourth corner?"""
+        state = self.state
+        row = crossing >> 3
+        bit = 1 << (crossing & 7)
+        others = state[row] & ~bit
+        if not others:
+            return False
+        for r in range(len(state)):
+            if r != row and state[r] & bit and state[r] & others:
+                return True
+        return False

@@ -1,6 +1,6 @@
 """How the board starts: its board map checked (or the checked copy read back), the saves
 (on the FRAM if one answers), a start that follows a crash counted, the hardware layer of the
-running interpreter and the App built from them.
+running interpreter, the App built from them and the saved game it reads back.
 
 Imported by app.build and app.main, and forgotten once the App stands: its code is needed
 only at power-on.
@@ -80,3 +80,18 @@ def serial(hw):
         return hw.UsbSerial()
     from gameboard.usbserial import UsbSerial
     return UsbSerial()
+
+
+def saved_game(saves, layout):
+    """(settings, game or None, flips pending, why it could not be read or None), for the App.
+    Saves.load sets a damaged save aside and raises SaveError; anything else that escapes it
+    (no heap to read it) still starts a new game, reported, never a loop."""
+    from gameboard.settings import Settings
+    try:
+        loaded = saves.load(layout)
+    except Exception as exc:
+        return Settings(), None, [], str(exc) or exc.__class__.__name__
+    if loaded is None:
+        return Settings(), None, [], None
+    settings, game, flips = loaded
+    return settings, game, flips, None
