@@ -103,8 +103,7 @@ class SimBoard:
         self._seq = 0
         self._forced = {}          # cell -> closed, overriding the disk while bouncing
         self._generation = {}      # cell -> count of its switch's changes (stale chatter)
-        self.changed_at_us = 0     # when a hand last moved a disk
-        self.quiet_at_us = 0       # when the chatter of that change ends (bounce_ms then)
+        self.quiet_at_us = 0       # when the chatter of a hand's last change ends
         self._cut_in_save = 0      # the power goes in the middle of this save from now
         self.save_lost = False     # the last start found its saved game torn (CircuitPython)
         from gameboard import boardmap
@@ -460,7 +459,7 @@ class SimBoard:
         # A new change of this switch ends the chatter of the one before: its scheduled
         # flips are stale (else a flip landing after its release would leave it forced).
         self._generation[cell] = self._generation.get(cell, 0) + 1
-        self.changed_at_us = self.quiet_at_us = self.clock.us
+        self.quiet_at_us = self.clock.us
         self._forced.pop(cell, None)
         if self.bounce_ms:
             # Contacts chatter: a few flips of the opposite state before they settle.

@@ -155,7 +155,7 @@ class Table:
         it is a placement. Both are decided when the disk arrives, and so is its face: the
         disk of the last move, kept off for the 1.5 s that take it back, may be taken back on
         the way, and then lands as a placement (of the side to move again, whose face it
-        shows); and a disk it had flipped, off the board, lands with the face it has again.
+        shows); a take-back on the way changes the side a new disk lands for.
         A slide pauses less than the 0.3 s that plays a placement on the hexes it passes."""
         self.step += 1
         self.note("slide", [self.layout.cell_name(c) for c in path], step_ms, overlap_ms)
