@@ -321,14 +321,6 @@ class SimBoard:
     def put(self, cell, face, rest_ms=100):
         self.place(cell, face, rest_ms)
 
-    def play_first_legal(self, rest_ms=REST_MS):
-        """Put a disk on the game's first legal hex (in cell order), let it rest `rest_ms`,
-        then turn every disk the board asks to turn, as a player at the board would."""
-        game = self.controller
-        self.place(min(game.game.legal_moves), rest_ms=rest_ms)
-        for cell in game.flips_pending():
-            self.flip(cell)
-
     def flip(self, cell):
         """Lift a disk, turn it over and put it back, at human speed."""
         face = self.lift(cell, HAND_MS)

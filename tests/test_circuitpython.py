@@ -445,7 +445,9 @@ def test_the_loop_reads_no_microsecond_clock_on_circuitpython_until_stats_asks()
         clock.ticks_us = lambda: calls.append(1) or ticks_us()
         game = board.app.controller
         for _ in range(6):
-            board.play_first_legal(rest_ms=320)
+            board.place(game.name(sorted(game.game.legal_moves)[0]), rest_ms=320)
+            for cell in game.flips_pending():
+                board.flip(cell)
             board.advance(700)
         assert game.game.ply() == 6
         assert calls == []

@@ -43,8 +43,11 @@ def test_players_who_never_pause_get_collections_between_their_moves(board):
         step()
         changes.append(before)
     board.app.step = counted
+    game = board.app.controller
     for _ in range(30):
-        board.play_first_legal(rest_ms=320)
+        board.place(game.name(sorted(game.game.legal_moves)[0]), rest_ms=320)
+        for cell in game.flips_pending():
+            board.flip(cell)
         board.advance(60)
     assert len(board.gc.at) >= 2                    # at least every 24 switch changes
     assert max(changes) <= 24 + 4                   # never far past that
@@ -56,9 +59,12 @@ def test_a_collection_in_play_comes_just_after_a_switch_change(board):
     comes within 30 ms of the last change the debouncer reported, never while a switch is
     being timed, and never in the 0.4-0.7 s brisk players take between one disk and the
     next: a disk put down then would wait for it."""
+    game = board.app.controller
     board.gc.when.clear()
     for n in range(30):
-        board.play_first_legal(rest_ms=320)
+        board.place(game.name(sorted(game.game.legal_moves)[0]), rest_ms=320)
+        for cell in game.flips_pending():
+            board.flip(cell)
         board.advance(40 + 170 * (n % 5))
     assert len(board.gc.when) >= 2
     for since, busy in board.gc.when:
@@ -66,7 +72,8 @@ def test_a_collection_in_play_comes_just_after_a_switch_change(board):
 
 
 def test_a_board_left_still_is_collected_once_a_player_thinks(board):
-    board.play_first_legal(rest_ms=320)
+    game = board.app.controller
+    board.place(game.name(sorted(game.game.legal_moves)[0]), rest_ms=320)
     board.gc.when.clear()
     board.advance(2900 - (board.clock.ticks_ms() - board.app.active_at))
     assert board.gc.when == []

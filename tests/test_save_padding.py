@@ -37,7 +37,9 @@ def play(board, placements):
     """`placements` legal placements, each flip done, at a player's pace (under 1 s apart)."""
     game = board.app.controller
     for _ in range(placements):
-        board.play_first_legal(rest_ms=350)
+        board.place(game.name(sorted(game.game.legal_moves)[0]), rest_ms=350)
+        for cell in game.flips_pending():
+            board.flip(cell)
         board.advance(100)
     assert game.referee.ready
 
